@@ -1,0 +1,5 @@
+"""``python -m battleline.cli``."""
+
+from battleline.cli import main
+
+main()

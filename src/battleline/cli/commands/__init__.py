@@ -1,0 +1,1 @@
+"""Sub-commands of the ``battleline`` CLI; each module exposes ``register(app)``."""

@@ -1,0 +1,168 @@
+"""The one source of randomness.
+
+Every roll goes through a :class:`Dice` object, names its purpose, and is recorded as an
+``EventKind.ROLL`` event when the dice are attached to an :class:`EventLog`. Nothing else in the
+engine or rulesets may draw random numbers.
+
+:class:`SeededDice` owns a numpy ``Generator`` seeded from a ``SeedSequence``; :class:`FixedDice`
+plays a scripted sequence for tests and raises :class:`DiceExhausted` when a rule asks for more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from battleline.engine.events import EventKind, EventLog
+from battleline.errors import DiceExhausted
+
+_BLOCK = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class DieRoll:
+    """One die rolled: its purpose, number of sides, result and position in the draw sequence."""
+
+    purpose: str
+    sides: int
+    value: int
+    index: int
+
+
+@runtime_checkable
+class Dice(Protocol):
+    """What the rules need from dice."""
+
+    log: EventLog | None
+    draws: int
+
+    def roll(self, sides: int, purpose: str, *, ship: str | None = None) -> int:
+        """Roll one die with ``sides`` faces (1..sides) for ``purpose``."""
+        ...
+
+    def rolls(self, n: int, sides: int, purpose: str, *, ship: str | None = None) -> list[int]:
+        """Roll ``n`` dice at once (a "set")."""
+        ...
+
+    def d6(self, purpose: str, *, ship: str | None = None) -> int:
+        """Roll 1D6."""
+        ...
+
+
+class _DiceBase:
+    """Shared recording logic: every value passes through :meth:`_record`."""
+
+    def __init__(self, log: EventLog | None = None) -> None:
+        self.log = log
+        self.draws = 0
+        self.history: list[DieRoll] = []
+
+    def _next(self, sides: int) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _record(self, value: int, sides: int, purpose: str, ship: str | None) -> int:
+        roll = DieRoll(purpose, sides, value, self.draws)
+        self.draws += 1
+        self.history.append(roll)
+        if self.log is not None:
+            who = f"{ship}: " if ship else ""
+            self.log.emit(
+                EventKind.ROLL,
+                f"{who}{purpose} rolls {value} (d{sides})",
+                ship=ship,
+                purpose=purpose,
+                sides=sides,
+                value=value,
+            )
+        return value
+
+    def roll(self, sides: int, purpose: str, *, ship: str | None = None) -> int:
+        if sides < 1:
+            raise ValueError(f"a die needs at least one side, not {sides}")
+        return self._record(self._next(sides), sides, purpose, ship)
+
+    def rolls(self, n: int, sides: int, purpose: str, *, ship: str | None = None) -> list[int]:
+        return [self.roll(sides, purpose, ship=ship) for _ in range(n)]
+
+    def d6(self, purpose: str, *, ship: str | None = None) -> int:
+        return self.roll(6, purpose, ship=ship)
+
+
+class SeededDice(_DiceBase):
+    """Deterministic dice from a seed.
+
+    Uniform floats are drawn from the generator in blocks (for speed) and mapped to die faces, so
+    the same seed always gives the same sequence of faces whatever the die sizes asked for.
+    """
+
+    def __init__(self, seed: int | np.random.SeedSequence, log: EventLog | None = None) -> None:
+        super().__init__(log)
+        self.seed_sequence = (
+            seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+        )
+        self._rng = np.random.Generator(np.random.PCG64(self.seed_sequence))
+        self._buffer: list[float] = []
+        self._pos = 0
+
+    @property
+    def seed(self) -> int | Sequence[int] | None:
+        """The entropy the dice were seeded with."""
+        entropy = self.seed_sequence.entropy
+        return entropy if isinstance(entropy, int) else None
+
+    def _next(self, sides: int) -> int:
+        if self._pos >= len(self._buffer):
+            self._buffer = self._rng.random(_BLOCK).tolist()
+            self._pos = 0
+        u = self._buffer[self._pos]
+        self._pos += 1
+        return 1 + int(u * sides)
+
+    def spawn(self, n: int) -> list[np.random.SeedSequence]:
+        """Independent child seed sequences (for AI admirals or Monte Carlo runs)."""
+        return self.seed_sequence.spawn(n)
+
+
+class FixedDice(_DiceBase):
+    """Scripted dice for tests: ``FixedDice([6, 3, 1])`` returns 6, then 3, then 1.
+
+    A value larger than the die asked for is an error in the test script, reported at once.
+    """
+
+    def __init__(self, values: Iterable[int], log: EventLog | None = None) -> None:
+        super().__init__(log)
+        self._values = list(values)
+        self._pos = 0
+
+    def _next(self, sides: int) -> int:
+        if self._pos >= len(self._values):
+            raise DiceExhausted(
+                f"scripted dice ran out after {len(self._values)} rolls "
+                f"(a d{sides} was asked for one roll more)"
+            )
+        value = self._values[self._pos]
+        self._pos += 1
+        if not 1 <= value <= sides:
+            raise ValueError(
+                f"scripted value {value} at position {self._pos} does not fit a d{sides}"
+            )
+        return value
+
+    @property
+    def remaining(self) -> int:
+        """Scripted values not yet used."""
+        return len(self._values) - self._pos
+
+    def push(self, *values: int) -> None:
+        """Append more scripted values."""
+        self._values.extend(values)
+
+    def assert_consumed(self) -> None:
+        """Fail if the script holds values no rule asked for."""
+        if self.remaining:
+            raise AssertionError(
+                f"{self.remaining} scripted roll(s) never used: {self._values[self._pos:]}"
+            )

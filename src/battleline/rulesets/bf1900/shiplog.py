@@ -1,0 +1,244 @@
+"""The ship log: the mutable damage state of one ship (BF6-GEN-04, REF-BF6-05).
+
+Static values stay in :class:`~battleline.rulesets.bf1900.ship.ShipClass`; everything a player
+would pencil onto the log during a game lives here. A ``ShipLog`` is a plain mutable dataclass: the
+engine copies the whole game state before resolving a phase, so callers still get value semantics
+(see ``docs/architecture.md``, "State and copies").
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+
+from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, ShipClass
+
+
+class Mark(IntEnum):
+    """A mark on a box: a diagonal slash (damaged, repairable) or a full X (destroyed)."""
+
+    NONE = 0
+    DAMAGED = 1
+    DESTROYED = 2
+
+
+class RudderState(StrEnum):
+    """The rudder line: free, damaged (R hit), secured on centre-line (RC), or jammed."""
+
+    FREE = "R"
+    DAMAGED = "R/"
+    SECURED = "RC"
+    JAMMED_PORT = "JP"
+    JAMMED_STARBOARD = "JS"
+
+
+@dataclass(slots=True)
+class PropulsionBoxes:
+    """Propulsion boxes, highest speed first, marked progressively (BF6-PROP-01..05).
+
+    The boxes always read, top to bottom, ``[destroyed…][damaged…][undamaged…]``; hits that do not
+    fit go in the margin as "propulsion access" damage, which must be repaired first.
+    """
+
+    speeds: tuple[float, ...]
+    destroyed: int = 0
+    damaged: int = 0
+    margin: int = 0
+
+    @property
+    def undamaged(self) -> int:
+        """Boxes with no mark."""
+        return len(self.speeds) - self.destroyed - self.damaged
+
+    @property
+    def available(self) -> float:
+        """Speed of the topmost undamaged box; 0 when dead in the water (BF6-MOV-01, MOV-07)."""
+        marked = self.destroyed + self.damaged
+        return self.speeds[marked] if marked < len(self.speeds) else 0.0
+
+    @property
+    def hits(self) -> int:
+        """Propulsion box hits for the drop-out rule: destroyed + damaged + margin (AMB-07)."""
+        return self.destroyed + self.damaged + self.margin
+
+    def damage(self) -> str:
+        """Apply a damaged-box hit (P). Returns what was marked: 'box' or 'margin'."""
+        if self.undamaged > 0:
+            self.damaged += 1
+            return "box"
+        self.margin += 1
+        return "margin"
+
+    def destroy(self) -> str:
+        """Apply a destroyed-box hit (Px), migrating damaged marks down (EX-BF6-11).
+
+        Returns 'box' (an undamaged box destroyed), 'converted' (a damaged box turned destroyed and
+        its damage mark moved to the margin) or 'margin'.
+        """
+        if self.undamaged > 0:
+            self.destroyed += 1
+            return "box"
+        if self.damaged > 0:
+            self.damaged -= 1
+            self.destroyed += 1
+            self.margin += 1
+            return "converted"
+        self.margin += 1
+        return "margin"
+
+    def repair(self) -> str:
+        """Repair one mark: margin damage first, then the lowest damaged box (BF6-PROP-04).
+
+        Returns 'margin', 'box' or 'nothing'. Destroyed boxes are never repaired (BF6-REP-01).
+        """
+        if self.margin > 0:
+            self.margin -= 1
+            return "margin"
+        if self.damaged > 0:
+            self.damaged -= 1
+            return "box"
+        return "nothing"
+
+
+@dataclass(slots=True)
+class PositionState:
+    """A lettered position's marks: any number of slashes, possibly a full X (BF6-LET-02)."""
+
+    slashes: int = 0
+    destroyed: bool = False
+    magazine_flooded: bool = False
+
+    @property
+    def in_action(self) -> bool:
+        """Undamaged, not destroyed, and its magazine not flooded (BF6-REP-03, BF6-CF-03)."""
+        return self.slashes == 0 and not self.destroyed and not self.magazine_flooded
+
+
+@dataclass(slots=True)
+class CompartmentState:
+    """One compartment's flooding: its most severe level, whether a Hvy entry is boxed
+    (contained, BF6-REP-08), and how many of its points come from counterflooding (BF6-CF-04)."""
+
+    level: FloodLevel = FloodLevel.NONE
+    contained: bool = False
+    counterflooded: bool = False
+
+
+@dataclass(slots=True)
+class SinkingState:
+    """A ship that has irredeemably begun to sink (BF6-SINK-01..05)."""
+
+    turns_left: int
+    guns_abandoned: bool = False
+
+
+@dataclass(slots=True)
+class ShipLog:
+    """Everything marked on one ship's log during a game."""
+
+    name: str
+    cls: ShipClass
+    side: str = ""
+    propulsion: PropulsionBoxes = field(init=False)
+    dc_boxes: list[Mark] = field(init=False)
+    compartments: dict[Compartment, CompartmentState] = field(init=False)
+    positions: dict[str, PositionState] = field(init=False)
+    batteries: dict[str, list[Mark]] = field(init=False)
+    torpedoes_left: dict[str, int] = field(init=False)
+    fires_external: int = 0
+    fires_internal: int = 0
+    bridge_hits: int = 0
+    ct_hits: int = 0
+    tr_hits: int = 0
+    uneven_tr_hits: int = 0
+    rudder: RudderState = RudderState.FREE
+    searchlights: list[Mark] = field(init=False)
+    boat_crews_deployed: bool = field(init=False)
+    sink_roll_bonus: int = 0
+    sinking: SinkingState | None = None
+    sunk: bool = False
+    surrendered: bool = False
+    rof_half_fired_last_turn: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        c = self.cls
+        self.propulsion = PropulsionBoxes(tuple(c.propulsion_knots))
+        self.dc_boxes = [Mark.NONE] * c.dc_boxes
+        self.compartments = {comp: CompartmentState() for comp in Compartment}
+        self.positions = {m.key: PositionState() for m in c.mountings if m.is_lettered}
+        self.batteries = {m.key: [Mark.NONE] * m.guns for m in c.mountings if not m.is_lettered}
+        self.torpedoes_left = {t.key: t.tubes for t in c.torpedoes}
+        self.searchlights = [Mark.NONE] * c.searchlights
+        # Ships without armoured decks must always man their boat guns (BF6-SEC-03).
+        self.boat_crews_deployed = not c.armoured_deck
+
+    # -- derived values -------------------------------------------------------------------
+
+    @property
+    def fires(self) -> int:
+        """All fires, external and internal."""
+        return self.fires_external + self.fires_internal
+
+    @property
+    def flooding_points(self) -> int:
+        """Sum of the four compartments' levels (BF6-DMG-12)."""
+        return sum(int(s.level) for s in self.compartments.values())
+
+    @property
+    def side_to_side_difference(self) -> int:
+        """Point difference between port and starboard amidships."""
+        c = self.compartments
+        return abs(int(c[Compartment.PORT].level) - int(c[Compartment.STARBOARD].level))
+
+    @property
+    def fore_aft_difference(self) -> int:
+        """Point difference between forward and aft."""
+        c = self.compartments
+        return abs(int(c[Compartment.FORWARD].level) - int(c[Compartment.AFT].level))
+
+    @property
+    def uneven_flooding_points(self) -> int:
+        """Points of uneven flooding: both axes added together (AMB-04)."""
+        return self.side_to_side_difference + self.fore_aft_difference
+
+    @property
+    def dc_dice(self) -> int:
+        """Unmarked DC boxes = DC dice usable this turn (BF6-DC-04)."""
+        return sum(1 for m in self.dc_boxes if m is Mark.NONE)
+
+    @property
+    def speed_knots(self) -> float:
+        """Available speed in knots: the top undamaged propulsion box, 0 if sinking."""
+        return 0.0 if (self.sinking or self.sunk) else self.propulsion.available
+
+    @property
+    def afloat(self) -> bool:
+        """Still on the table: not yet gone under (a sinking ship is still afloat)."""
+        return not self.sunk
+
+    @property
+    def in_battle(self) -> bool:
+        """Still taking part: afloat, not sinking, not surrendered."""
+        return not self.sunk and self.sinking is None and not self.surrendered
+
+    def guns_in_action(self, key: str) -> int:
+        """Guns of one mounting able to fire now (0 for a damaged or destroyed position)."""
+        mount = self.cls.mounting(key)
+        if mount.is_lettered:
+            return mount.guns if self.positions[key].in_action else 0
+        return sum(1 for m in self.batteries[key] if m is Mark.NONE)
+
+    def copy(self) -> ShipLog:
+        """A deep copy (the class values are shared, being frozen)."""
+        new = copy.copy(self)
+        new.propulsion = copy.copy(self.propulsion)
+        new.dc_boxes = list(self.dc_boxes)
+        new.compartments = {k: copy.copy(v) for k, v in self.compartments.items()}
+        new.positions = {k: copy.copy(v) for k, v in self.positions.items()}
+        new.batteries = {k: list(v) for k, v in self.batteries.items()}
+        new.torpedoes_left = dict(self.torpedoes_left)
+        new.searchlights = list(self.searchlights)
+        new.sinking = copy.copy(self.sinking)
+        new.rof_half_fired_last_turn = set(self.rof_half_fired_last_turn)
+        return new
