@@ -18,7 +18,7 @@ def _run(*cmd: str) -> subprocess.CompletedProcess[str]:
 
 def test_ruff_is_clean() -> None:
     ruff = shutil.which("ruff") or pytest.fail("ruff is not installed; pip install -e '.[test]'")
-    result = _run(ruff, "check", "src", "tests", "benchmarks")
+    result = _run(ruff, "check", "src", "tests", "benchmarks", "tools")
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -164,5 +164,5 @@ class FixedDice(_DiceBase):
         """Fail if the script holds values no rule asked for."""
         if self.remaining:
             raise AssertionError(
-                f"{self.remaining} scripted roll(s) never used: {self._values[self._pos:]}"
+                f"{self.remaining} scripted roll(s) never used: {self._values[self._pos :]}"
             )
