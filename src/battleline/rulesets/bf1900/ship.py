@@ -149,6 +149,7 @@ class ShipClass:
     sources: tuple[str, ...] = ()
     notes: str = ""
     overrides: tuple[str, ...] = field(default=())
+    ships: tuple[str, ...] = ()  # names of the ships of the class (scenarios look them up)
 
     @property
     def dc_boxes(self) -> int:
