@@ -1,0 +1,426 @@
+"""Ship movement: speed allowance, turning circles, tracks, collisions and groundings (BF6-MOV).
+
+* The most a ship may move is its top undamaged propulsion box, converted by the scale
+  (BF6-MOV-01); it may rise by at most one box's worth over last turn's actual move (BF6-MOV-03,
+  AMB-09) and must cover at least the scale's ``min_move_fraction`` of last turn's move (BF6-MOV-06,
+  AMB-08, reconstructed). A ship may always move less than its maximum (BF6-MOV-02).
+* A dead-in-the-water ship (BF6-MOV-07) and a sinking ship (BF6-SINK-03) do not move.
+* Turns follow the turning circle and are charged the arc length r·θ (BF6-MOV-05, EX-BF6-02); a turn
+  that the allowance cannot finish turns as far as it can (BF6-CMD-12).
+* Ships cannot pass through land or other bases: :func:`resolve_tracks` moves every ship together
+  and stops both ships at first contact, reporting COLLISION or GROUNDING.
+
+All distances are metres of sea; a :class:`Track` follows the centre of the base. Measuring from
+the front edge (BF6-MOV-04) moves the whole base the same distance, so it needs no correction.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import shapely
+from shapely import STRtree
+
+from battleline.engine.events import Event, EventKind, EventLog
+from battleline.engine.geometry import Pose, norm360, unit
+from battleline.errors import IllegalOrderError
+from battleline.rulesets.bf1900.scales import Scale
+from battleline.rulesets.bf1900.shiplog import RudderState, ShipLog
+from battleline.rulesets.bf1900.table import Land, footprints
+
+#: Largest angle between two recorded points of a turning arc, degrees.
+ARC_STEP_DEG = 3.0
+#: Slack, in metres, when comparing distances built from conversions.
+EPS_M = 1e-6
+
+
+# -- speed ---------------------------------------------------------------------------------
+
+
+def box_distances_m(log: ShipLog, scale: Scale) -> list[float]:
+    """Every propulsion box of the class as a distance per turn, lowest first."""
+    return sorted({scale.knots_to_m_per_turn(k) for k in log.propulsion.speeds if k > 0})
+
+
+def move_allowance_m(log: ShipLog, scale: Scale, last_move_m: float) -> tuple[float, float]:
+    """(minimum, maximum) distance this ship may move this turn, in metres.
+
+    * maximum: the top undamaged box (BF6-MOV-01), but no more than the lowest box above last
+      turn's actual move — one box's worth of acceleration (BF6-MOV-03, AMB-09, EX-BF6-03);
+    * minimum: ``scale.min_move_fraction`` × last move, never above the maximum (BF6-MOV-06,
+      AMB-08: ships carry their way and cannot stop dead in one turn);
+    * (0, 0) when dead in the water (BF6-MOV-07) or sinking (BF6-SINK-03).
+    """
+    if last_move_m < 0 or not math.isfinite(last_move_m):
+        raise ValueError(f"{log.name}: last turn's move must be ≥ 0 m, not {last_move_m!r}")
+    top = scale.knots_to_m_per_turn(log.speed_knots)
+    if top <= 0 or log.sunk:
+        return 0.0, 0.0
+    boxes = box_distances_m(log, scale)
+    above = [b for b in boxes if b > last_move_m + EPS_M]
+    cap = above[0] if above else boxes[-1]
+    maximum = min(cap, top)
+    minimum = min(scale.min_move_fraction * last_move_m, maximum)
+    return minimum, maximum
+
+
+def check_move(ship: str, distance_m: float, allowance: tuple[float, float], scale: Scale) -> None:
+    """Reject a planned move outside this turn's (minimum, maximum), naming the ship and rule."""
+    lo, hi = allowance
+    if distance_m > hi + EPS_M:
+        rule = "BF6-MOV-07" if hi == 0 else "BF6-MOV-01/MOV-03"
+        raise IllegalOrderError(
+            f"{ship}: a move of {scale.fmt(distance_m)} exceeds this turn's maximum "
+            f"{scale.fmt(hi)} (speed rises by at most one propulsion box a turn; {rule})"
+        )
+    if distance_m < lo - EPS_M:
+        raise IllegalOrderError(
+            f"{ship}: a move of {scale.fmt(distance_m)} is below this turn's minimum "
+            f"{scale.fmt(lo)} (a ship cannot lose way that fast; BF6-MOV-06, AMB-08)"
+        )
+
+
+# -- steering ------------------------------------------------------------------------------
+
+
+def turn_radius_m(log: ShipLog, scale: Scale) -> float:
+    """Radius of the circle the ship turns on now (BF6-MOV-05, REF-BF6-13, reconstructed).
+
+    The class's ``turning_circle_m`` is a diameter. Each TR hit on the ST line widens it by
+    ``steering.tr_hit_widening`` of the original; a damaged rudder (R/) multiplies it by
+    ``damaged_rudder_factor``; a secured rudder (RC) means steering by the engines and multiplies it
+    by ``engine_steering_factor``. A jammed rudder (JP/JS) keeps the circle but forces the ship to
+    turn that way (:func:`forced_turn`).
+    """
+    st = scale.steering
+    diameter = log.cls.turning_circle_m * (1.0 + st.tr_hit_widening * log.tr_hits)
+    if log.rudder is RudderState.DAMAGED:
+        diameter *= st.damaged_rudder_factor
+    elif log.rudder is RudderState.SECURED:
+        diameter *= st.engine_steering_factor
+    return diameter / 2.0
+
+
+def forced_turn(log: ShipLog) -> int:
+    """+1 if the rudder is jammed to starboard, −1 if to port, 0 if the ship steers freely."""
+    if log.rudder is RudderState.JAMMED_STARBOARD:
+        return 1
+    if log.rudder is RudderState.JAMMED_PORT:
+        return -1
+    return 0
+
+
+# -- legs and tracks -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Leg:
+    """One piece of a move: straight ahead, or a turn along the turning circle.
+
+    ``turn_deg`` is signed, + = starboard. A turn leg costs the arc length r·|θ| at the ship's
+    radius; if ``distance_m`` is also given it caps the distance spent on the arc.
+    """
+
+    kind: Literal["straight", "turn"]
+    distance_m: float = 0.0
+    turn_deg: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("straight", "turn"):
+            raise ValueError(f"a leg is 'straight' or 'turn', not {self.kind!r}")
+        if self.distance_m < 0 or not math.isfinite(self.distance_m):
+            raise ValueError(f"a leg's distance must be ≥ 0 m, not {self.distance_m!r}")
+        if self.kind == "straight" and self.turn_deg != 0:
+            raise ValueError("a straight leg cannot turn")
+        if not math.isfinite(self.turn_deg):
+            raise ValueError("a turn must be a finite angle")
+
+    def cost_m(self, radius_m: float) -> float:
+        """Movement this leg spends if completed."""
+        if self.kind == "straight":
+            return self.distance_m
+        arc = radius_m * math.radians(abs(self.turn_deg))
+        return min(arc, self.distance_m) if self.distance_m > 0 else arc
+
+
+def apply_steering(log: ShipLog, legs: Sequence[Leg], radius_m: float) -> tuple[Leg, ...]:
+    """The legs a ship really follows: a jammed rudder (JP/JS) turns the whole move that way.
+
+    A jammed ship keeps its ordered distance but spends all of it circling to the jammed side
+    (REF-BF6-13, the "uncontrollable spin" that securing the rudder guards against, BF6-REP-10).
+    """
+    side = forced_turn(log)
+    if side == 0:
+        return tuple(legs)
+    total = sum(leg.cost_m(radius_m) for leg in legs)
+    if total <= 0:
+        return ()
+    return (Leg("turn", total, side * math.degrees(total / radius_m)),)
+
+
+@dataclass(frozen=True)
+class Track:
+    """The path of a ship's base centre over one move.
+
+    ``points`` are (x, y) in metres from ``start`` to ``end``; ``distances`` and ``turns`` give, for
+    each point, the path length and the signed turn made so far. ``length_m`` is the movement
+    spent, arcs counted at r·θ.
+    """
+
+    ship: str
+    start: Pose
+    end: Pose
+    length_m: float
+    points: tuple[tuple[float, float], ...]
+    turned_deg: float
+    distances: tuple[float, ...] = field(default=(), repr=False)
+    turns: tuple[float, ...] = field(default=(), repr=False)
+
+    def _at(self, s: float) -> tuple[float, float, float]:
+        """(x, y, signed turn so far) after ``s`` metres along the track."""
+        if not self.distances or s <= 0:
+            return self.start.x, self.start.y, 0.0
+        if s >= self.length_m:
+            return self.end.x, self.end.y, self.turned_deg
+        i = bisect.bisect_right(self.distances, s) - 1
+        i = min(max(i, 0), len(self.distances) - 2)
+        d0, d1 = self.distances[i], self.distances[i + 1]
+        f = 0.0 if d1 <= d0 else (s - d0) / (d1 - d0)
+        (x0, y0), (x1, y1) = self.points[i], self.points[i + 1]
+        turn = self.turns[i] + f * (self.turns[i + 1] - self.turns[i])
+        return x0 + f * (x1 - x0), y0 + f * (y1 - y0), turn
+
+    def pose_at(self, s: float) -> Pose:
+        """The pose after ``s`` metres along the track (clamped to the track)."""
+        if s >= self.length_m:
+            return self.end
+        x, y, turn = self._at(s)
+        return Pose(x, y, norm360(self.start.heading + turn))
+
+    def cut(self, s: float) -> Track:
+        """This track stopped after ``s`` metres."""
+        if s >= self.length_m:
+            return self
+        s = max(s, 0.0)
+        x, y, turn = self._at(s)
+        keep = max(1, bisect.bisect_right(self.distances, s))
+        pts, dists, turns = self.points[:keep], self.distances[:keep], self.turns[:keep]
+        if dists[-1] < s:
+            pts, dists, turns = (*pts, (x, y)), (*dists, s), (*turns, turn)
+        end = Pose(x, y, norm360(self.start.heading + turn))
+        return Track(self.ship, self.start, end, s, pts, turn, dists, turns)
+
+
+def trace(ship: str, pose: Pose, legs: Sequence[Leg], radius_m: float, allowance_m: float) -> Track:
+    """Follow ``legs`` from ``pose`` until the allowance runs out (BF6-MOV-01/02/05, CMD-11/12).
+
+    Straight legs run along the heading; turn legs run along a circle of ``radius_m`` whose centre
+    lies abeam on the turning side, charging r·θ. A turn the allowance cannot finish turns as far
+    as it can (BF6-CMD-12). Anything left of the allowance after the last leg is not used.
+    """
+    if radius_m <= 0 or not math.isfinite(radius_m):
+        raise ValueError(f"{ship}: the turning radius must be positive, not {radius_m!r}")
+    if allowance_m < 0 or not math.isfinite(allowance_m):
+        raise ValueError(f"{ship}: the allowance must be ≥ 0 m, not {allowance_m!r}")
+    x, y, h = pose.x, pose.y, pose.heading
+    pts: list[tuple[float, float]] = [(x, y)]
+    dists: list[float] = [0.0]
+    turns: list[float] = [0.0]
+    used = 0.0
+    turned = 0.0
+    for leg in legs:
+        left = allowance_m - used
+        if left <= EPS_M:
+            break
+        if leg.kind == "straight":
+            d = min(leg.distance_m, left)
+            if d <= 0:
+                continue
+            dx, dy = unit(h)
+            x, y = x + dx * d, y + dy * d
+            used += d
+            pts.append((x, y))
+            dists.append(used)
+            turns.append(turned)
+            continue
+        arc = min(leg.cost_m(radius_m), left)
+        if arc <= 0 or leg.turn_deg == 0:
+            continue
+        side = 1.0 if leg.turn_deg > 0 else -1.0
+        theta = math.degrees(arc / radius_m)  # degrees actually turned
+        cx, cy = unit(h + side * 90.0)
+        cx, cy = x + radius_m * cx, y + radius_m * cy
+        steps = max(1, math.ceil(theta / ARC_STEP_DEG))
+        for k in range(1, steps + 1):
+            phi = theta * k / steps
+            hk = h + side * phi
+            ux, uy = unit(hk - side * 90.0)
+            pts.append((cx + radius_m * ux, cy + radius_m * uy))
+            dists.append(used + arc * k / steps)
+            turns.append(turned + side * phi)
+        x, y = pts[-1]
+        h = norm360(h + side * theta)
+        used += arc
+        turned += side * theta
+    end = Pose(x, y, norm360(h))
+    return Track(ship, pose, end, used, tuple(pts), turned, tuple(dists), tuple(turns))
+
+
+def stay(ship: str, pose: Pose) -> Track:
+    """The track of a ship that does not move."""
+    return Track(ship, pose, pose, 0.0, ((pose.x, pose.y),), 0.0, (0.0,), (0.0,))
+
+
+# -- contacts ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Contact:
+    """A collision between two bases, or a base grounding on land, found while moving."""
+
+    kind: EventKind  # EventKind.COLLISION or EventKind.GROUNDING
+    ship: str
+    other: str  # the other ship, or the land's name
+    x: float
+    y: float
+    text: str
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """Structured event data."""
+        key = "other" if self.kind is EventKind.COLLISION else "land"
+        return {key: self.other, "x": round(self.x, 1), "y": round(self.y, 1)}
+
+    def emit(self, log: EventLog) -> Event:
+        """Record this contact in an event log."""
+        return log.emit(self.kind, self.text, ship=self.ship, **self.data)
+
+
+def resolve_tracks(
+    tracks: Mapping[str, Track],
+    sizes: Mapping[str, tuple[float, float]],
+    land: Sequence[Land],
+    stationary: Mapping[str, Pose],
+) -> tuple[dict[str, Track], list[Contact]]:
+    """Move every ship together and stop it at its first contact with land or another base.
+
+    All ships move at once, each at an even pace along its own track. A ship whose next step would
+    overlap land stops at its last clear position (GROUNDING); two bases that would overlap both
+    stop at their last clear positions (COLLISION, naming both ships). ``sizes`` gives every
+    ship's (length, width) in metres. Bases already touching at the start are not reported.
+    """
+    names = sorted(set(tracks) | set(stationary))
+    missing = [n for n in names if n not in sizes]
+    if missing:
+        raise ValueError(f"no base size for {', '.join(missing)}")
+    all_tracks: dict[str, Track] = {
+        n: tracks[n] if n in tracks else stay(n, stationary[n]) for n in names
+    }
+    moving = [n for n in names if all_tracks[n].length_m > 0]
+    if not moving:
+        return dict(tracks), []
+    lengths = np.array([sizes[n][0] for n in names])
+    widths = np.array([sizes[n][1] for n in names])
+    step_m = max(float(widths.min()) / 3.0, 1.0)
+    longest = max(all_tracks[n].length_m for n in moving)
+    n_steps = min(4000, max(1, math.ceil(longest / step_m)))
+    land_tree = STRtree([piece.polygon for piece in land]) if land else None
+
+    stopped: dict[str, float] = {}  # ship -> distance at which it stopped
+    contacts: list[Contact] = []
+
+    def geoms_at(frac: float) -> Any:
+        poses = [
+            all_tracks[n].pose_at(stopped.get(n, frac * all_tracks[n].length_m)) for n in names
+        ]
+        xs = np.array([p.x for p in poses])
+        ys = np.array([p.y for p in poses])
+        hs = np.array([p.heading for p in poses])
+        return footprints(xs, ys, hs, lengths, widths)
+
+    def overlaps(geoms: Any) -> list[tuple[int, int]]:
+        tree = STRtree(geoms)
+        a, b = tree.query(geoms, predicate="intersects")
+        return sorted({(int(i), int(j)) for i, j in zip(a, b, strict=True) if i < j})
+
+    start = geoms_at(0.0)
+    touching = set(overlaps(start))
+    aground: set[tuple[int, int]] = set()
+    if land_tree is not None:
+        a, b = land_tree.query(start, predicate="intersects")
+        aground = {(int(i), int(j)) for i, j in zip(a, b, strict=True)}
+
+    for k in range(1, n_steps + 1):
+        frac = k / n_steps
+        prev = (k - 1) / n_steps
+        while True:
+            active = [n for n in moving if n not in stopped]
+            if not active:
+                break
+            geoms = geoms_at(frac)
+            new_stops: dict[str, float] = {}
+            for i, j in overlaps(geoms):
+                if (i, j) in touching:
+                    continue
+                a_name, b_name = names[i], names[j]
+                if a_name in stopped and b_name in stopped:
+                    continue
+                if a_name not in moving and b_name not in moving:
+                    continue
+                spot = shapely.intersection(geoms[i], geoms[j]).centroid
+                # The ship still under way is the one that ran into the other.
+                a_under_way = a_name in moving and a_name not in stopped
+                first, second = (a_name, b_name) if a_under_way else (b_name, a_name)
+                contacts.append(
+                    Contact(
+                        EventKind.COLLISION,
+                        first,
+                        second,
+                        float(spot.x),
+                        float(spot.y),
+                        f"{first} collides with {second} at "
+                        f"({spot.x:.0f} m, {spot.y:.0f} m); both stop",
+                    )
+                )
+                touching.add((i, j))
+                for n in (a_name, b_name):
+                    if n in moving and n not in stopped:
+                        new_stops[n] = prev * all_tracks[n].length_m
+            if land_tree is not None:
+                a, b = land_tree.query(geoms, predicate="intersects")
+                for i, j in sorted(zip(a.tolist(), b.tolist(), strict=True)):
+                    n = names[i]
+                    if (i, j) in aground or n not in moving or n in stopped:
+                        continue
+                    spot = shapely.intersection(geoms[i], land[j].polygon).centroid
+                    contacts.append(
+                        Contact(
+                            EventKind.GROUNDING,
+                            n,
+                            land[j].name,
+                            float(spot.x),
+                            float(spot.y),
+                            f"{n} runs aground on {land[j].name} at "
+                            f"({spot.x:.0f} m, {spot.y:.0f} m) and stops",
+                        )
+                    )
+                    aground.add((i, j))
+                    new_stops.setdefault(n, prev * all_tracks[n].length_m)
+            if not new_stops:
+                break
+            stopped.update(new_stops)
+
+    out: dict[str, Track] = {}
+    for n in tracks:
+        out[n] = all_tracks[n].cut(stopped[n]) if n in stopped else tracks[n]
+    return out, contacts
+
+
+def emit_contacts(log: EventLog, contacts: Sequence[Contact]) -> list[Event]:
+    """Record every contact as a COLLISION or GROUNDING event."""
+    return [c.emit(log) for c in contacts]
