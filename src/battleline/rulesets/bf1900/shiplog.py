@@ -9,8 +9,10 @@ engine copies the whole game state before resolving a phase, so callers still ge
 from __future__ import annotations
 
 import copy
+import dataclasses
 from dataclasses import dataclass, field
-from enum import IntEnum, StrEnum
+from enum import Enum, IntEnum, StrEnum
+from typing import Any
 
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, ShipClass
 
@@ -160,6 +162,16 @@ class ShipLog:
     sunk: bool = False
     surrendered: bool = False
     rof_half_fired_last_turn: set[str] = field(default_factory=set)
+    #: Zones whose counterflood failed this Damage Phase (BF6-CF-05); cleared each phase.
+    counterflood_locked: set[Compartment] = field(default_factory=set)
+    #: Scuttling announced: irrevocable (BF6-CF-06, AMB-32).
+    scuttling: bool = False
+    #: Why the ship was lost ("sank", "scuttled", "capsized"), empty while afloat.
+    lost_reason: str = ""
+    #: The current Uneven Flooding effect per axis ("side", "fore_aft"), recomputed in every
+    #: Step Four and gone once the disparity is corrected (BF6-DMG-13). Values are the charts'
+    #: ``UnevenEffect`` records.
+    uneven: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         c = self.cls
@@ -203,6 +215,24 @@ class ShipLog:
         return self.side_to_side_difference + self.fore_aft_difference
 
     @property
+    def listing(self) -> tuple[str, ...]:
+        """The ship's attitude in words (EX-BF6-18): "down by the bows" / "down by the stern" and
+        "list to port" / "list to starboard"; empty when evenly flooded (BF6-DMG-13)."""
+        c = self.compartments
+        words: list[str] = []
+        fwd, aft = int(c[Compartment.FORWARD].level), int(c[Compartment.AFT].level)
+        port, stbd = int(c[Compartment.PORT].level), int(c[Compartment.STARBOARD].level)
+        if fwd > aft:
+            words.append("down by the bows")
+        elif aft > fwd:
+            words.append("down by the stern")
+        if port > stbd:
+            words.append("list to port")
+        elif stbd > port:
+            words.append("list to starboard")
+        return tuple(words)
+
+    @property
     def dc_dice(self) -> int:
         """Unmarked DC boxes = DC dice usable this turn (BF6-DC-04)."""
         return sum(1 for m in self.dc_boxes if m is Mark.NONE)
@@ -241,4 +271,40 @@ class ShipLog:
         new.searchlights = list(self.searchlights)
         new.sinking = copy.copy(self.sinking)
         new.rof_half_fired_last_turn = set(self.rof_half_fired_last_turn)
+        new.counterflood_locked = set(self.counterflood_locked)
+        new.uneven = dict(self.uneven)  # the effects themselves are frozen chart records
         return new
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain-JSON dump with sorted keys, stable for state hashing and views."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.name == "cls":
+                out["class"] = self.cls.name
+                continue
+            out[f.name] = _plain(getattr(self, f.name))
+        result: dict[str, Any] = _sorted(out)
+        return result
+
+
+def _plain(value: Any) -> Any:
+    """Turn log values (enums, dataclasses, sets, dicts with enum keys) into plain JSON values."""
+    if isinstance(value, Enum):
+        return value.value if not isinstance(value, IntEnum) else int(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {str(_plain(k)): _plain(v) for k, v in value.items()}
+    if isinstance(value, set | frozenset):
+        return sorted(str(_plain(v)) for v in value)
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _sorted(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(v) for v in value]
+    return value
