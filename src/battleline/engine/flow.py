@@ -1,0 +1,268 @@
+"""Game flow: the phase table as data, the sealed-orders gate, and the game session.
+
+A ruleset hands the engine a tuple of :class:`PhaseSpec` — name, what the sides submit, how the
+text is checked, and the resolver — and the engine walks it turn after turn (BF6-GEN-07/08). No
+phase is special-cased here.
+
+Orders for a phase are sealed (:class:`SealedOrders`, the "all once" gate of boardgame.io): each
+side may submit and replace its orders until every side has submitted; then, and only then, the
+phase resolves and the orders become public ``ORDER`` events. Orders that name another turn or
+phase are stale and rejected. Phases whose ``order_kind`` is ``None`` (Movement, for instance,
+which carries out the Command Phase's orders) resolve by themselves.
+
+The engine copies the state once per resolution, runs the resolvers on the copy, and only then
+replaces the game's state, so a failed resolution never leaves a half-changed state behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from battleline.engine.dice import SeededDice
+from battleline.engine.events import Event, EventKind, EventLog
+from battleline.engine.state import GameState, Result
+from battleline.errors import IllegalOrderError, UnknownNameError
+
+#: Checks one side's order text for a phase and returns the parsed orders, or raises an
+#: ``OrderSyntaxError``/``IllegalOrderError`` naming the line at fault.
+OrderParser = Callable[[GameState, str, Sequence[str]], Any]
+#: Resolves a phase on the (already copied) state with every side's parsed orders.
+Resolver = Callable[[GameState, Mapping[str, Any], SeededDice, EventLog], None]
+#: Whether a side has anything to order in this phase now (if not, it is submitted empty).
+NeedsOrders = Callable[[GameState, str], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseSpec:
+    """One row of the phase table."""
+
+    name: str
+    order_kind: str | None
+    resolver: Resolver
+    parser: OrderParser | None = None
+    needs_orders: NeedsOrders | None = None
+    rules: str = ""
+
+
+class RulesetLike(Protocol):
+    """What the engine needs from a ruleset."""
+
+    name: str
+    version: str
+    phases: tuple[PhaseSpec, ...]
+
+    def new_state(self, scenario: str, seed: int) -> GameState:
+        """Set up a scenario's ships, positions and divisions (BF6-GEN-06)."""
+        ...
+
+    def end_turn(self, state: GameState, events: EventLog) -> Result | None:
+        """Clear the turn's hand-overs and check victory; return the result if the game ended."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedOrders:
+    """One side's orders for one phase, as finally submitted."""
+
+    turn: int
+    phase: str
+    side: str
+    orders: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class SealedOrders:
+    """The pending-sides gate of one phase: sealed until every side has submitted."""
+
+    turn: int
+    phase: str
+    sides: tuple[str, ...]
+    texts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    parsed: dict[str, Any] = field(default_factory=dict)
+    automatic: set[str] = field(default_factory=set)
+
+    @property
+    def waiting_for(self) -> tuple[str, ...]:
+        """Sides that have not yet submitted."""
+        return tuple(s for s in self.sides if s not in self.texts)
+
+    @property
+    def complete(self) -> bool:
+        """True once every side has submitted."""
+        return not self.waiting_for
+
+    def put(self, side: str, texts: Sequence[str], parsed: Any, *, automatic: bool = False) -> None:
+        """Seal (or replace) one side's orders."""
+        self.texts[side] = tuple(texts)
+        self.parsed[side] = parsed
+        if automatic:
+            self.automatic.add(side)
+        else:
+            self.automatic.discard(side)
+
+
+def admiral_seed(seed: int, side_index: int) -> np.random.SeedSequence:
+    """An admiral's own seed, spawned from the game seed, independent of the game's dice."""
+    return np.random.SeedSequence(seed).spawn(side_index + 1)[side_index]
+
+
+class Game:
+    """One game in progress: the ruleset, the state, the dice, the event log and the order record.
+
+    Use :func:`new_game`, :meth:`submit` and :func:`battleline.engine.view.view`; the state is
+    replaced (never changed in place) at each resolution.
+    """
+
+    def __init__(self, ruleset: RulesetLike, scenario: str, seed: int) -> None:
+        self.ruleset = ruleset
+        self.events = EventLog()
+        self.dice = SeededDice(seed, log=self.events)
+        self.state = ruleset.new_state(scenario, seed)
+        self.history: list[RecordedOrders] = []
+        self._phase_index = 0
+        self.state.phase = self.spec.name
+        self.events.turn = self.state.turn
+        self.events.phase = self.state.phase
+        self.events.emit(
+            EventKind.PHASE,
+            f"Turn {self.state.turn}: {self.spec.name} phase",
+            turn_limit=self.state.turn_limit,
+        )
+        self.pending = self._open_gate(self.state)
+        if self.pending.complete:
+            self._resolve_ready()
+
+    # -- the phase table ------------------------------------------------------------------
+
+    @property
+    def spec(self) -> PhaseSpec:
+        """The phase now open."""
+        return self.ruleset.phases[self._phase_index]
+
+    @property
+    def finished(self) -> bool:
+        """True once the game has a result."""
+        return self.state.result is not None
+
+    def _open_gate(self, state: GameState) -> SealedOrders:
+        """A fresh gate for the current phase, pre-filling sides with nothing to order."""
+        spec = self.spec
+        gate = SealedOrders(state.turn, spec.name, state.sides)
+        for side in state.sides:
+            if spec.order_kind is None or (
+                spec.needs_orders is not None and not spec.needs_orders(state, side)
+            ):
+                parsed = spec.parser(state, side, ()) if spec.parser else ()
+                gate.put(side, (), parsed, automatic=True)
+        return gate
+
+    # -- submission -----------------------------------------------------------------------
+
+    def submit(
+        self,
+        side: str,
+        orders: Sequence[str],
+        *,
+        turn: int | None = None,
+        phase: str | None = None,
+    ) -> list[Event]:
+        """Seal one side's orders for the open phase; resolve once every side is in.
+
+        ``turn`` and ``phase``, when given, must name the open phase: an order written for another
+        turn or phase is stale and rejected. Returns the events produced (empty while waiting).
+        """
+        state = self.state
+        if state.result is not None:
+            raise IllegalOrderError(f"the game is over ({state.result.line()}); no more orders")
+        if side not in state.sides:
+            raise UnknownNameError("side", side, list(state.sides))
+        if (turn is not None and turn != state.turn) or (
+            phase is not None and phase != self.spec.name
+        ):
+            raise IllegalOrderError(
+                f"stale orders from {side} for turn {turn} {phase or self.spec.name} phase: "
+                f"the open phase is turn {state.turn} {self.spec.name}"
+            )
+        spec = self.spec
+        texts = tuple(o.strip() for o in orders if o.strip())
+        if spec.order_kind is None and texts:
+            raise IllegalOrderError(
+                f"turn {state.turn} {spec.name} phase: no orders are given in this phase "
+                f"(BF6-CMD-01: movement follows the Command Phase's orders)"
+            )
+        parsed = spec.parser(state, side, texts) if spec.parser else texts
+        self.pending.put(side, texts, parsed)
+        if not self.pending.complete:
+            return []
+        return self._resolve_ready()
+
+    def check(self, side: str, orders: Sequence[str]) -> None:
+        """Validate orders for the open phase without sealing them (raises as :meth:`submit`)."""
+        spec = self.spec
+        texts = tuple(o.strip() for o in orders if o.strip())
+        if spec.parser is not None and texts:
+            spec.parser(self.state, side, texts)
+
+    def resolve(self) -> list[Event]:
+        """Umpire's hand: resolve now, sides that have not submitted giving no orders."""
+        if self.state.result is not None:
+            return []
+        for side in self.pending.waiting_for:
+            spec = self.spec
+            parsed = spec.parser(self.state, side, ()) if spec.parser else ()
+            self.pending.put(side, (), parsed)
+        return self._resolve_ready()
+
+    # -- resolution -----------------------------------------------------------------------
+
+    def _resolve_ready(self) -> list[Event]:
+        """Resolve every phase whose gate is complete, on one copy of the state."""
+        start = len(self.events)
+        state = self.state.copy()
+        while self.pending.complete and state.result is None:
+            gate = self.pending
+            spec = self.spec
+            for side in state.sides:
+                if gate.texts[side] or side not in gate.automatic:
+                    self.history.append(
+                        RecordedOrders(state.turn, spec.name, side, gate.texts[side])
+                    )
+                for text in gate.texts[side]:
+                    self.events.emit(EventKind.ORDER, f"{side}: {text}", side=None, by=side)
+            spec.resolver(state, gate.parsed, self.dice, self.events)
+            self._advance(state)
+            state.draws = self.dice.draws
+            self.pending = self._open_gate(state) if state.result is None else gate
+        self.state = state
+        return self.events.events[start:]
+
+    def _advance(self, state: GameState) -> None:
+        """Step to the next phase, ending the turn after the last (BF6-GEN-08)."""
+        self._phase_index += 1
+        if self._phase_index >= len(self.ruleset.phases):
+            self._phase_index = 0
+            result = self.ruleset.end_turn(state, self.events)
+            if result is None and state.turn >= state.turn_limit:
+                result = self._at_turn_limit(state)
+            if result is not None:
+                state.result = result
+                self.events.emit(EventKind.RESULT, result.line(), winner=result.winner)
+                return
+            state.turn += 1
+        state.phase = self.spec.name
+        self.events.turn = state.turn
+        self.events.phase = state.phase
+        self.events.emit(EventKind.PHASE, f"Turn {state.turn}: {state.phase} phase")
+
+    def _at_turn_limit(self, state: GameState) -> Result:
+        """Ask the ruleset for the verdict at the turn limit."""
+        verdict = getattr(self.ruleset, "verdict", None)
+        if callable(verdict):
+            res = verdict(state, "turn limit reached")
+            assert isinstance(res, Result)
+            return res
+        return Result(None, {s: 0.0 for s in state.sides}, "turn limit reached")

@@ -1,0 +1,452 @@
+"""The Battlefleet 1900 (1D6 edition) ruleset object: set-up, the phase table, victory.
+
+The phase table (BF6-GEN-07/08) is data — a tuple of :class:`PhaseSpec` — and each row calls the
+modules that hold the rules:
+
+========== ============================ =====================================================
+phase      orders (text notation)       resolved by
+========== ============================ =====================================================
+command    divisional and fleet orders  ``command`` (plan, transfer of command, fleet signals)
+movement   none (carries out command)   ``movement`` (tracks, collisions, groundings)
+gunnery    the gunnery log              sinking-crew roll (BF6-SINK-04), ``gunnery``
+torpedo    torpedo launches             ``torpedoes.resolve_torpedoes`` (launch and run)
+damage     damage-control declarations  ``damage.phase.run_damage_phase`` (Steps One to Four)
+========== ============================ =====================================================
+
+A rules module that is not installed leaves its phase a documented no-op (orders in that phase
+are then refused), so the game still runs end to end; each resolver says which.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from types import ModuleType
+from typing import Any
+
+from battleline.engine.dice import SeededDice
+from battleline.engine.events import EventKind, EventLog
+from battleline.engine.flow import PhaseSpec
+from battleline.engine.geometry import Pose
+from battleline.engine.state import GameState, Result
+from battleline.errors import IllegalOrderError, OrderSyntaxError
+from battleline.rulesets.bf1900.divisions import (
+    Division,
+    Formation,
+    default_interval_m,
+    initial_wake,
+)
+from battleline.rulesets.bf1900.scenario import Scenario, get_scenario
+from battleline.rulesets.bf1900.ship import GunClass
+from battleline.rulesets.bf1900.shiplog import ShipLog
+
+NAME = "bf1900"
+VERSION = "0.1"
+ALIASES = ("battlefleet1900", "bf1900-1d6")
+
+
+def _module(name: str) -> ModuleType | None:
+    """A rules module of this package, or ``None`` while it is not installed."""
+    try:
+        return importlib.import_module(f"battleline.rulesets.bf1900.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith("battleline.rulesets.bf1900"):
+            return None
+        raise
+
+
+@lru_cache(maxsize=8)
+def _scale(name: str) -> Any:
+    from battleline.rulesets.bf1900.scales import get_scale
+
+    return get_scale(name)
+
+
+@lru_cache(maxsize=64)
+def _land(scenario: str) -> tuple[Any, ...]:
+    from battleline.rulesets.bf1900.table import Land
+
+    sc = get_scenario(scenario)
+    return tuple(Land.from_coords(p.name, p.points) for p in sc.land)
+
+
+@lru_cache(maxsize=1)
+def _charts() -> Any:
+    charts = _module("charts")
+    return None if charts is None else charts.load_charts()
+
+
+def scale_of(state: GameState) -> Any:
+    """The game's :class:`~battleline.rulesets.bf1900.scales.Scale`."""
+    return _scale(state.scale)
+
+
+def land_of(state: GameState) -> tuple[Any, ...]:
+    """The scenario's land as ``table.Land`` pieces."""
+    return _land(state.scenario)
+
+
+# -- victory ---------------------------------------------------------------------------------
+
+
+def crippled(log: ShipLog) -> bool:
+    """Crippled (reconstructed): dead in the water, or half or more of its main-gun positions
+    and batteries out of action."""
+    if log.propulsion.available <= 0.0:
+        return True
+    mains = log.cls.mountings_of(GunClass.MAIN)
+    if not mains:
+        return False
+    out = sum(1 for m in mains if log.guns_in_action(m.key) == 0)
+    return 2 * out >= len(mains)
+
+
+def ship_fate(log: ShipLog) -> str:
+    """One word for the summary table: sunk, sinking, surrendered, crippled, damaged, intact."""
+    if log.sunk:
+        return "sunk"
+    if log.sinking is not None:
+        return "sinking"
+    if log.surrendered:
+        return "surrendered"
+    if crippled(log):
+        return "crippled"
+    damaged = (
+        log.propulsion.hits
+        or log.flooding_points
+        or log.fires
+        or any(not p.in_action for p in log.positions.values())
+        or log.dc_dice < len(log.dc_boxes)
+    )
+    return "damaged" if damaged else "intact"
+
+
+def points_against(state: GameState, side: str, scenario: Scenario) -> float:
+    """Victory points the enemies of ``side`` have scored against its ships."""
+    v = scenario.victory
+    total = 0.0
+    for log in state.logs.values():
+        if log.side != side:
+            continue
+        fate = ship_fate(log)
+        if fate in ("sunk", "sinking") or (fate == "surrendered" and v.surrender_counts_as_sunk):
+            total += v.sunk_per_size * log.cls.size
+        elif fate in ("crippled", "surrendered"):
+            total += v.crippled_per_size * log.cls.size
+    return total
+
+
+def verdict(state: GameState, reason: str) -> Result:
+    """Points for ships sunk (or surrendered) and crippled, by size; the winner needs a lead of
+    at least the scenario's margin of the larger score, else a draw."""
+    sc = get_scenario(state.scenario)
+    a, b = state.sides
+    points = {a: points_against(state, b, sc), b: points_against(state, a, sc)}
+    hi = max(points.values())
+    lead = abs(points[a] - points[b])
+    winner = None
+    if hi > 0 and lead >= sc.victory.margin * hi and lead > 0:
+        winner = a if points[a] > points[b] else b
+    return Result(winner, points, reason)
+
+
+# -- set-up ----------------------------------------------------------------------------------
+
+
+def new_state(scenario: str, seed: int) -> GameState:
+    """Place every ship, fill its log and form the divisions (BF6-GEN-04, BF6-GEN-06)."""
+    sc = get_scenario(scenario)
+    scale = _scale(sc.scale)
+    logs: dict[str, ShipLog] = {}
+    poses: dict[str, Pose] = {}
+    divisions: dict[str, Division] = {}
+    moved: dict[str, float] = {}
+    for side in sc.sides:
+        fleet_flag = side.fleet_flagship or side.divisions[0].flag
+        for div in side.divisions:
+            classes = [s.ship_class for s in div.ships]
+            interval = default_interval_m([scale.base_size_m(c)[0] for c in classes])
+            names = []
+            for (ship, x, y, heading, knots), cls in zip(
+                div.placed(interval), classes, strict=True
+            ):
+                logs[ship.name] = ShipLog(ship.name, cls, side.name)
+                poses[ship.name] = Pose(x, y, heading)
+                moved[ship.name] = scale.knots_to_m_per_turn(min(knots, cls.max_knots))
+                names.append(ship.name)
+            division = Division(
+                div.name,
+                side.name,
+                tuple(names),
+                div.flag,
+                Formation(div.formation),
+                fleet_flagship=fleet_flag in names,
+                interval_m=div.spacing or interval,
+            )
+            divisions[div.name] = division.with_(wake=initial_wake(division, poses))
+    state = GameState(
+        scenario=scenario,
+        ruleset=f"{NAME}@{VERSION}",
+        seed=seed,
+        sides=(sc.sides[0].name, sc.sides[1].name),
+        logs=logs,
+        poses=poses,
+        divisions=divisions,
+        turn_limit=sc.turn_limit,
+        scale=sc.scale,
+        land=[[(float(x), float(y)) for x, y in p.points] for p in sc.land],
+        moved_last_m=moved,
+        tracks={n: [(p.x, p.y)] for n, p in poses.items()},
+    )
+    return state
+
+
+# -- order parsing ---------------------------------------------------------------------------
+
+
+def _own_ship(state: GameState, side: str, name: str, phase: str) -> ShipLog:
+    log = state.logs.get(name)
+    if log is None:
+        raise IllegalOrderError(f"turn {state.turn} {phase}: no ship named {name!r}")
+    if log.side != side:
+        raise IllegalOrderError(f"turn {state.turn} {phase}: {name} is not a ship of {side}")
+    return log
+
+
+def _split_ship(text: str) -> tuple[str, str]:
+    if ":" not in text:
+        raise OrderSyntaxError(f"cannot read {text!r}: write '<ship>: <order>'")
+    ship, rest = text.split(":", 1)
+    return ship.strip(), rest.strip()
+
+
+@dataclass(frozen=True, slots=True)
+class CommandOrders:
+    """One side's Command Phase orders: surrenders (BF6-CMD-32) and the rest for ``command``."""
+
+    surrender: tuple[str, ...]
+    orders: tuple[str, ...]
+    parsed: Any = None
+
+
+def parse_command(state: GameState, side: str, texts: Sequence[str]) -> CommandOrders:
+    """Read divisional and fleet orders; ``<ship>: we surrender`` is the surrender signal."""
+    surrender: list[str] = []
+    rest: list[str] = []
+    for text in texts:
+        if text.lower().endswith("we surrender") and ":" in text:
+            ship, _ = _split_ship(text)
+            _own_ship(state, side, ship, "command")
+            surrender.append(ship)
+        else:
+            rest.append(text)
+    if rest:
+        raise IllegalOrderError(
+            f"turn {state.turn} command: divisional and fleet orders need the command module, "
+            f"which is not installed yet ({rest[0]!r})"
+        )
+    return CommandOrders(tuple(surrender), tuple(rest))
+
+
+def parse_torpedoes(state: GameState, side: str, texts: Sequence[str]) -> list[Any]:
+    """Read and check torpedo launches (BF6-TORP-02..10) with ``torpedoes``."""
+    if not texts:
+        return []
+    torp = _module("torpedoes")
+    if torp is None:
+        raise IllegalOrderError("torpedo launches need the torpedoes module, not installed yet")
+    launches = [torp.TorpedoLaunch.parse(t) for t in texts]
+    for launch in launches:
+        _own_ship(state, side, launch.firer, "torpedo")
+    torp.validate_launches(launches, state.poses, state.logs, scale_of(state), land_of(state))
+    return launches
+
+
+def parse_gunnery(state: GameState, side: str, texts: Sequence[str]) -> list[Any]:
+    """Read and check a side's gunnery log (BF6-GUN-01/02, BF6-TGT, BF6-LOS, BF6-ROF, arcs)."""
+    from battleline.rulesets.bf1900 import gunnery
+
+    entries = [gunnery.GunneryEntry.parse(t, side) for t in texts]
+    for e in entries:
+        _own_ship(state, side, e.firer, "gunnery")
+    if entries:
+        gunnery.validate_entries(
+            entries,
+            state.poses,
+            state.logs,
+            scale_of(state),
+            land=land_of(state),
+            turn=state.turn,
+            side=side,
+        )
+    return entries
+
+
+def _not_yet(module: str, phase: str) -> Any:
+    def parse(state: GameState, side: str, texts: Sequence[str]) -> Any:
+        if texts:
+            raise IllegalOrderError(
+                f"turn {state.turn} {phase}: these orders need the {module} module, "
+                "which is not installed yet"
+            )
+        return []
+
+    return parse
+
+
+# -- resolvers -------------------------------------------------------------------------------
+
+Orders = Mapping[str, Any]
+
+
+def resolve_command(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+    """Surrender signals (BF6-CMD-32); divisional/fleet orders go to the movement plan."""
+    for side in state.sides:
+        co: CommandOrders = orders[side]
+        for ship in co.surrender:
+            log = state.logs[ship]
+            if log.in_battle:
+                log.surrendered = True
+                events.emit(
+                    EventKind.SURRENDER, f"{ship} signals 'We Surrender' (BF6-CMD-32)", ship=ship
+                )
+    state.plans = {side: list(orders[side].orders) for side in state.sides}
+
+
+def resolve_movement(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+    """Movement (no-op until ``movement`` is installed): ships keep their poses."""
+    for name, pose in state.poses.items():
+        state.tracks.setdefault(name, []).append((pose.x, pose.y))
+
+
+def resolve_gunnery(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+    """Measure every sealed estimate at once (BF6-GUN-03, BF6-MEAS-01); sinking ships' crews roll
+    first (BF6-SINK-04). The shell sets of the hit zones wait for Damage Step Two."""
+    from battleline.rulesets.bf1900 import gunnery
+
+    entries = [e for side in state.sides for e in orders[side]]
+    state.shell_sets = []
+    if not entries:
+        return
+    state.shell_sets = gunnery.resolve_gunnery(
+        entries,
+        state.poses,
+        state.logs,
+        scale_of(state),
+        land_of(state),
+        dice,
+        events,
+        turn=state.turn,
+    )
+
+
+def resolve_torpedo(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+    """Launch and run the declared torpedoes (BF6-TORP-01..11)."""
+    launches = [launch for side in state.sides for launch in orders[side]]
+    state.torpedo_hits = []
+    if not launches:
+        return
+    torp = _module("torpedoes")
+    charts = _charts()
+    if torp is None or charts is None:
+        return
+    state.torpedo_hits = list(
+        torp.resolve_torpedoes(
+            launches,
+            state.poses,
+            state.logs,
+            scale_of(state),
+            land_of(state),
+            charts,
+            dice,
+            events,
+        )
+    )
+
+
+def resolve_damage(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+    """Damage Steps One to Four (BF6-DMG-02); a no-op until ``damage.phase`` is installed."""
+
+
+def end_turn(state: GameState, events: EventLog) -> Result | None:
+    """Clear the turn's hand-overs; end the game when a side has nothing left in battle."""
+    state.plans = None
+    state.shell_sets = []
+    state.torpedo_hits = []
+    for name, log in state.logs.items():
+        if log.sinking is not None and not log.sunk and log.sinking.turns_left <= 0:
+            log.sunk = True
+            events.emit(EventKind.SUNK, f"{name} goes down (BF6-SINK-02)", ship=name)
+    beaten = [
+        s
+        for s in state.sides
+        if not any(log.in_battle for log in state.logs.values() if log.side == s)
+    ]
+    if beaten:
+        who = " and ".join(beaten)
+        return verdict(state, f"{who} has no ship left in the battle")
+    return None
+
+
+def _has_torpedoes(state: GameState, side: str) -> bool:
+    return any(
+        log.in_battle and any(n > 0 for n in log.torpedoes_left.values())
+        for log in state.logs.values()
+        if log.side == side
+    )
+
+
+PHASES: tuple[PhaseSpec, ...] = (
+    PhaseSpec(
+        "command",
+        "divisional and fleet orders",
+        resolve_command,
+        parse_command,
+        rules="BF6-CMD-01..32",
+    ),
+    PhaseSpec("movement", None, resolve_movement, rules="BF6-MOV-01..07"),
+    PhaseSpec(
+        "gunnery", "gunnery log", resolve_gunnery, parse_gunnery, rules="BF6-GUN, BF6-SINK-04"
+    ),
+    PhaseSpec(
+        "torpedo",
+        "torpedo launches",
+        resolve_torpedo,
+        parse_torpedoes,
+        needs_orders=_has_torpedoes,
+        rules="BF6-TORP-01..11",
+    ),
+    PhaseSpec(
+        "damage",
+        "damage-control declarations",
+        resolve_damage,
+        _not_yet("damage", "damage"),
+        rules="BF6-DMG-02",
+    ),
+)
+
+
+class Ruleset:
+    """The bf1900 ruleset as the engine sees it."""
+
+    name = NAME
+    version = VERSION
+    aliases = ALIASES
+    phases = PHASES
+
+    def new_state(self, scenario: str, seed: int) -> GameState:
+        """Set up a scenario."""
+        return new_state(scenario, seed)
+
+    def end_turn(self, state: GameState, events: EventLog) -> Result | None:
+        """End-of-turn bookkeeping and the early-end check."""
+        return end_turn(state, events)
+
+    def verdict(self, state: GameState, reason: str) -> Result:
+        """The result by the victory conditions."""
+        return verdict(state, reason)
+
+
+RULESET = Ruleset()

@@ -1,0 +1,322 @@
+"""Scenarios: a TOML file → a validated :class:`Scenario` (see ``docs/scenarios.md``).
+
+Validation is done with pydantic so that every error names its field; the first error is
+re-raised as one :class:`~battleline.errors.ScenarioError` line such as
+``scenarios/x.toml: sides[0].divisions[1].ships[2].class: unknown ship class 'Fooo'``.
+
+Built-in scenarios live in ``data/scenarios/*.toml`` and are found by their ``id``; anything else
+is read as a path.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from functools import cache, lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from battleline.engine.geometry import norm360
+from battleline.errors import BattlelineError, ScenarioError
+from battleline.rulesets.bf1900.ship import ShipClass
+
+FormationName = Literal[
+    "line ahead",
+    "line abreast to starboard",
+    "line abreast to port",
+    "echelon to starboard",
+    "echelon to port",
+]
+
+#: Options a scenario may switch (optional rules); unknown keys are errors.
+KNOWN_OPTIONS = frozenset({"sinking_roll_modified", "surrender", "collisions"})
+
+
+def lookup_class(name: str) -> ShipClass:
+    """A ship class from the ship database; ``ValueError`` with a clear reason if unknown."""
+    try:
+        from battleline.rulesets.bf1900 import shipdb
+    except ImportError as exc:  # the database module is written by another engineer
+        raise ValueError("the ship database (rulesets/bf1900/shipdb.py) is not installed") from exc
+    try:
+        cls = shipdb.get_ship_class(name)
+    except BattlelineError as exc:
+        raise ValueError(str(exc)) from exc
+    except KeyError as exc:
+        raise ValueError(f"unknown ship class {name!r}") from exc
+    assert isinstance(cls, ShipClass)
+    return cls
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class ShipEntry(_Model):
+    """One ship: its name, its class, and (optionally) its own position and heading."""
+
+    name: str = Field(min_length=1)
+    cls: str = Field(alias="class", min_length=1)
+    x: float | None = None
+    y: float | None = None
+    heading: float | None = None
+    speed: float | None = Field(default=None, ge=0)
+
+    @field_validator("cls")
+    @classmethod
+    def _known_class(cls, value: str) -> str:
+        lookup_class(value)
+        return value
+
+    @field_validator("x", "y", "heading", "speed")
+    @classmethod
+    def _finite(cls, value: float | None) -> float | None:
+        if value is not None and not math.isfinite(value):
+            raise ValueError("must be a finite number")
+        return value
+
+    @model_validator(mode="after")
+    def _both_or_neither(self) -> ShipEntry:
+        if (self.x is None) != (self.y is None):
+            raise ValueError("give both x and y, or neither (then the division places the ship)")
+        return self
+
+    @property
+    def ship_class(self) -> ShipClass:
+        """The class values from the ship database."""
+        return lookup_class(self.cls)
+
+
+class DivisionEntry(_Model):
+    """A division: ships in line order, its flagship, formation, and where its lead ship is."""
+
+    name: str = Field(min_length=1)
+    flagship: str | None = None
+    formation: FormationName = "line ahead"
+    x: float = 0.0
+    y: float = 0.0
+    heading: float = 0.0
+    speed: float = Field(default=10.0, ge=0)
+    spacing: float | None = Field(default=None, gt=0, description="metres between ship centres")
+    ships: list[ShipEntry] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _flagship_in_division(self) -> DivisionEntry:
+        names = [s.name for s in self.ships]
+        if self.flagship is not None and self.flagship not in names:
+            raise ValueError(f"flagship {self.flagship!r} is not a ship of this division {names}")
+        return self
+
+    @property
+    def flag(self) -> str:
+        """The division flagship: the named one, or the lead ship."""
+        return self.flagship or self.ships[0].name
+
+    def placed(self, interval_m: float) -> list[tuple[ShipEntry, float, float, float, float]]:
+        """(ship, x, y, heading, knots) for each ship: its own values, or its station in the
+        division's formation behind the lead at ``spacing`` (or ``interval_m``) metres."""
+        from battleline.engine.geometry import Pose
+        from battleline.rulesets.bf1900.divisions import Formation, station_poses
+
+        lead = Pose(self.x, self.y, norm360(self.heading))
+        stations = station_poses(
+            lead, len(self.ships), Formation(self.formation), self.spacing or interval_m
+        )
+        out = []
+        for s, st in zip(self.ships, stations, strict=True):
+            x = st.x if s.x is None else s.x
+            y = st.y if s.y is None else s.y
+            heading = norm360(self.heading if s.heading is None else s.heading)
+            speed = self.speed if s.speed is None else s.speed
+            out.append((s, x, y, heading, speed))
+        return out
+
+
+class SideEntry(_Model):
+    """One side: its name, its fleet flagship and its divisions."""
+
+    name: str = Field(min_length=1)
+    fleet_flagship: str | None = None
+    divisions: list[DivisionEntry] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _fleet_flagship_known(self) -> SideEntry:
+        names = [s.name for d in self.divisions for s in d.ships]
+        if self.fleet_flagship is not None and self.fleet_flagship not in names:
+            raise ValueError(f"fleet_flagship {self.fleet_flagship!r} is not a ship of this side")
+        return self
+
+
+class LandEntry(_Model):
+    """A piece of land: a polygon of (x, y) points in metres."""
+
+    name: str = Field(min_length=1)
+    points: list[tuple[float, float]] = Field(min_length=3)
+
+
+class VictoryEntry(_Model):
+    """Victory points: per point of size of each enemy ship sunk (or surrendered) and crippled.
+
+    A ship is crippled when all its propulsion boxes are marked, or at least half its main gun
+    positions are out of action (reconstructed; see ``docs/scenarios.md``). A sinking ship at the
+    end counts as sunk. The side with more points wins if its lead is at least ``margin`` of the
+    larger total; otherwise the game is a draw.
+    """
+
+    sunk_per_size: float = Field(default=2.0, ge=0)
+    crippled_per_size: float = Field(default=1.0, ge=0)
+    surrender_counts_as_sunk: bool = True
+    margin: float = Field(default=0.25, ge=0, le=1)
+
+
+class Scenario(_Model):
+    """A validated scenario."""
+
+    id: str = Field(min_length=1, pattern=r"^[a-z0-9][a-z0-9-]*$")
+    title: str = Field(min_length=1)
+    description: str = ""
+    ruleset: str = "bf1900"
+    options: dict[str, bool] = Field(default_factory=dict)
+    scale: str = "small"
+    turn_limit: int = Field(default=12, ge=1, le=200)
+    weather: str = ""
+    time: str = ""
+    sides: list[SideEntry] = Field(min_length=2, max_length=2)
+    land: list[LandEntry] = Field(default_factory=list)
+    victory: VictoryEntry = Field(default_factory=VictoryEntry)
+
+    @field_validator("ruleset")
+    @classmethod
+    def _known_ruleset(cls, value: str) -> str:
+        from battleline.rulesets import canonical_name
+
+        try:
+            return canonical_name(value)
+        except BattlelineError as exc:
+            raise ValueError(str(exc)) from exc
+
+    @field_validator("options")
+    @classmethod
+    def _known_options(cls, value: dict[str, bool]) -> dict[str, bool]:
+        bad = sorted(set(value) - KNOWN_OPTIONS)
+        if bad:
+            raise ValueError(f"unknown option {bad[0]!r}; known: {sorted(KNOWN_OPTIONS)}")
+        return value
+
+    @field_validator("scale")
+    @classmethod
+    def _known_scale(cls, value: str) -> str:
+        from battleline.rulesets.bf1900.scales import load_scales
+
+        known = load_scales()
+        if value not in known:
+            raise ValueError(f"unknown scale {value!r}; known: {sorted(known)}")
+        return value
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> Scenario:
+        if self.sides[0].name == self.sides[1].name:
+            raise ValueError(f"the two sides share the name {self.sides[0].name!r}")
+        seen: set[str] = set()
+        for side in self.sides:
+            for div in side.divisions:
+                for ship in div.ships:
+                    if ship.name in seen:
+                        raise ValueError(f"ship name {ship.name!r} is used twice")
+                    seen.add(ship.name)
+        return self
+
+    def option(self, name: str, default: bool = False) -> bool:
+        """An optional rule's switch."""
+        return self.options.get(name, default)
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    """pydantic's error location → ``sides[0].divisions[1].ships[2].class``."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def _message(err: Any) -> str:
+    msg = str(err["msg"])
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if msg.startswith(prefix):
+            msg = msg[len(prefix) :]
+    if err["type"] == "extra_forbidden":
+        msg = "unknown field (check the spelling)"
+    return msg
+
+
+def parse_scenario(raw: dict[str, Any], source: str) -> Scenario:
+    """Validate a decoded TOML table; raise one :class:`ScenarioError` line naming the field."""
+    try:
+        return Scenario.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = _where(tuple(err["loc"]))
+        more = len(exc.errors()) - 1
+        tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+        raise ScenarioError(
+            f"{source}: {where + ': ' if where else ''}{_message(err)}{tail}"
+        ) from None
+
+
+def load_scenario_file(path: str | Path) -> Scenario:
+    """Read and validate a scenario file."""
+    p = Path(path)
+    try:
+        with p.open("rb") as fh:
+            raw = tomllib.load(fh)
+    except OSError as exc:
+        raise ScenarioError(f"{p}: cannot read ({exc.strerror})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{p}: not valid TOML ({exc})") from exc
+    return parse_scenario(raw, str(p))
+
+
+def _builtin_files() -> dict[str, Any]:
+    folder = resources.files("battleline.rulesets.bf1900").joinpath("data", "scenarios")
+    return {
+        f.name: f
+        for f in sorted(folder.iterdir(), key=lambda f: f.name)
+        if f.name.endswith(".toml")
+    }
+
+
+@cache
+def builtin_scenarios() -> dict[str, Scenario]:
+    """The built-in scenarios by id, in file-name order."""
+    out: dict[str, Scenario] = {}
+    for fname, res in _builtin_files().items():
+        with res.open("rb") as fh:
+            raw = tomllib.load(fh)
+        sc = parse_scenario(raw, f"scenarios/{fname}")
+        out[sc.id] = sc
+    return out
+
+
+@lru_cache(maxsize=64)
+def get_scenario(name_or_path: str) -> Scenario:
+    """A built-in scenario by id, or a scenario file by path."""
+    builtins = builtin_scenarios()
+    if name_or_path in builtins:
+        return builtins[name_or_path]
+    p = Path(name_or_path)
+    if p.suffix == ".toml" or p.exists():
+        return load_scenario_file(p)
+    from battleline.errors import UnknownNameError
+
+    raise UnknownNameError("scenario", name_or_path, list(builtins))
+
+
+def peek_ruleset(name_or_path: str) -> str:
+    """The ruleset a scenario names (validating the whole scenario)."""
+    return get_scenario(name_or_path).ruleset
