@@ -26,8 +26,8 @@ import math
 import re
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import pairwise
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from battleline.engine.dice import Dice
@@ -41,10 +41,11 @@ from battleline.rulesets.bf1900.arcs import (
     position_arcs,
 )
 from battleline.rulesets.bf1900.hits import Ammo, Aspect, ShellSet, embattled_side
-from battleline.rulesets.bf1900.los import SightLines, forward_funnel
+from battleline.rulesets.bf1900.los import SightLines
 from battleline.rulesets.bf1900.scales import Scale
 from battleline.rulesets.bf1900.ship import Mounting
 from battleline.rulesets.bf1900.shiplog import Mark, ShipLog
+from battleline.rulesets.bf1900.table import Land, funnel_point
 
 # -- the gunnery log -----------------------------------------------------------------------
 
@@ -228,7 +229,7 @@ def rounds_per_gun(mount: Mounting, bracket: int) -> int:
 
 
 def sight_lines(
-    poses: Mapping[str, Pose], logs: Mapping[str, ShipLog], scale: Scale, land: Iterable[Any] = ()
+    poses: Mapping[str, Pose], logs: Mapping[str, ShipLog], scale: Scale, land: Sequence[Land] = ()
 ) -> SightLines:
     """This turn's sight lines between every ship afloat (sinking ships block: BF6-SINK-05)."""
     sizes = {n: scale.base_size_m(logs[n].cls) for n in poses if n in logs}
@@ -461,7 +462,7 @@ def validate_entries(
     scale: Scale,
     sight: SightLines | None = None,
     *,
-    land: Iterable[Any] = (),
+    land: Sequence[Land] = (),
     turn: int = 0,
     side: str | None = None,
 ) -> None:
@@ -554,7 +555,7 @@ def measure(
 ) -> Measurement:
     """Lay one estimate along the line of fire and decide hit zone or splash."""
     length, width = target_size
-    tx, ty = forward_funnel(target_pose, length)
+    tx, ty = funnel_point(target_pose, length)
     fx, fy = firer_funnel
     dist = math.hypot(tx - fx, ty - fy)
     ux, uy = ((tx - fx) / dist, (ty - fy) / dist) if dist > 0 else (0.0, 1.0)
@@ -640,7 +641,7 @@ def resolve_gunnery(
     poses: Mapping[str, Pose],
     logs: Mapping[str, ShipLog],
     scale: Scale,
-    land: Iterable[Any],
+    land: Sequence[Land],
     dice: Dice,
     events: EventLog,
     *,
