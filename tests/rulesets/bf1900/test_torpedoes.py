@@ -29,6 +29,7 @@ from battleline.rulesets.bf1900.torpedoes import (
     resolve_torpedoes,
     runs_shallow,
     shot_aspect,
+    side_view,
     validate_launch,
 )
 from battleline.testing import FixedDice
@@ -651,3 +652,40 @@ def test_resolution_with_seeded_dice_is_reproducible() -> None:
 def test_launch_arcs_of_an_unknown_position_is_an_error() -> None:
     with pytest.raises(IllegalOrderError, match=r"unknown position 'keel'"):
         launch_arcs(TorpedoMount("k", 1, "keel", 4))
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["Kasumi", "Murakumo", "Mikasa", "Fuji"]), st.integers(1, 3)),
+        max_size=6,
+    ),
+    st.sampled_from(["red", "blue"]),
+)
+def test_side_view_never_shows_an_enemy_launch_before_resolution(
+    raw: list[tuple[str, int]], viewer: str
+) -> None:
+    side_of = {"Kasumi": "red", "Murakumo": "red", "Mikasa": "blue", "Fuji": "blue"}
+    launches = [TorpedoLaunch(firer, "bow", "X", n) for firer, n in raw]
+    seen = side_view(launches, viewer, side_of)
+    assert all(side_of[x.firer] == viewer for x in seen)
+    assert [x for x in launches if side_of[x.firer] == viewer] == seen
+    assert side_view(launches, viewer, side_of, resolved=True) == launches
+
+
+def test_real_scale_and_table_land_work_with_the_torpedo_step() -> None:
+    """The game's own Scale (base sizes) and table.Land pieces, as the ruleset passes them."""
+    from battleline.rulesets.bf1900.scales import load_scales
+    from battleline.rulesets.bf1900.table import Land
+
+    scale = next(iter(load_scales().values()))
+    length, _ = scale.base_size_m(MIKASA)
+    logs = logs_for(Kasumi=KASUMI, Mikasa=MIKASA)
+    # Mikasa's centre lies just beyond range, but its stern is within it
+    poses = {"Kasumi": ORIGIN, "Mikasa": Pose(0.0, 2000.0 + length / 4, 0.0)}
+    launch = TorpedoLaunch("Kasumi", "bow", "Mikasa")
+    validate_launch(launch, poses, logs, scale, [])
+    with pytest.raises(IllegalOrderError, match=r"REF-BF6-18"):
+        validate_launch(launch, poses, logs, None, [])  # centre to centre: out of range
+    reef = Land.from_coords("reef", [(-30, 900), (30, 900), (30, 1100), (-30, 1100)])
+    with pytest.raises(IllegalOrderError, match=r"land.*BF6-TORP-04"):
+        validate_launch(launch, poses, logs, scale, [reef])

@@ -212,6 +212,18 @@ class TorpedoDeclarations:
         return self.all_launches()
 
 
+def side_view(
+    launches: Iterable[TorpedoLaunch],
+    viewer: str,
+    side_of: Mapping[str, str],
+    *,
+    resolved: bool = False,
+) -> list[TorpedoLaunch]:
+    """What ``viewer`` may see of a step's launches: its own ships' launches only, until the
+    step has resolved (BF6-TORP-02; the enemy's declarations stay sealed)."""
+    return [x for x in launches if resolved or side_of.get(x.firer) == viewer]
+
+
 # -- geometry: arcs, range, land, course and aspect ------------------------------------------
 
 
