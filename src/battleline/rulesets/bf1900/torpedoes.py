@@ -48,7 +48,7 @@ LAUNCH_ARCS: Mapping[str, tuple[Arc, ...]] = {
 #: The target's front and rear arcs for a rake shot: 95° centred on bow and stern (AMB-54).
 RAKE_ARCS: tuple[Arc, ...] = ((312.5, 47.5), (132.5, 227.5))
 
-#: The most size a normal-depth torpedo always passes under (BF6-TORP-07).
+#: A normal-depth torpedo always passes under a target of this size or smaller (BF6-TORP-07).
 NORMAL_DEPTH_MISSES_UP_TO = 4
 
 _SIDE_OF_ARC: Mapping[Arc, str] = {
