@@ -274,6 +274,8 @@ class _Checker:
             raise self.fail(e, "a ship cannot fire at itself", "BF6-TGT-01")
         if not firer.afloat:
             raise self.fail(e, f"{e.firer} has sunk", "BF6-SINK-05")
+        if firer.surrendered:
+            raise self.fail(e, f"{e.firer} has surrendered and fires no more", "BF6-CMD-32")
         if firer.sinking is not None and firer.sinking.guns_abandoned:
             raise self.fail(e, f"{e.firer}'s crews have abandoned the guns", "BF6-SINK-04")
         if not target.afloat:
