@@ -284,16 +284,30 @@ def parse_gunnery(state: GameState, side: str, texts: Sequence[str]) -> list[Any
     return entries
 
 
-def _not_yet(module: str, phase: str) -> Any:
-    def parse(state: GameState, side: str, texts: Sequence[str]) -> Any:
-        if texts:
-            raise IllegalOrderError(
-                f"turn {state.turn} {phase}: these orders need the {module} module, "
-                "which is not installed yet"
-            )
-        return []
+def parse_damage_control(state: GameState, side: str, texts: Sequence[str]) -> list[Any]:
+    """Read ``<ship>: P; M:A`` lines: each ship's Step Three declarations, named before any die
+    is rolled (BF6-REP-05), checked against its log (BF6-DC-02/04, BF6-SINK-03)."""
+    from battleline.rulesets.bf1900.damage.declarations import parse_declarations
+    from battleline.rulesets.bf1900.damage.step3 import validate_declarations
 
-    return parse
+    out: list[Any] = []
+    per_ship: dict[str, list[Any]] = {}
+    for text in texts:
+        ship, rest = _split_ship(text)
+        log = _own_ship(state, side, ship, "damage")
+        decls = parse_declarations(ship, rest)
+        per_ship.setdefault(ship, []).extend(decls)
+        validate_declarations(log, per_ship[ship])
+        out.extend(decls)
+    return out
+
+
+def _has_damage_control(state: GameState, side: str) -> bool:
+    """Whether any of the side's ships has DC dice and something to spend them on."""
+    return any(
+        log.side == side and log.in_battle and log.dc_dice > 0 and ship_fate(log) != "intact"
+        for log in state.logs.values()
+    )
 
 
 # -- resolvers -------------------------------------------------------------------------------
@@ -422,8 +436,9 @@ PHASES: tuple[PhaseSpec, ...] = (
         "damage",
         "damage-control declarations",
         resolve_damage,
-        _not_yet("damage", "damage"),
-        rules="BF6-DMG-02",
+        parse_damage_control,
+        needs_orders=_has_damage_control,
+        rules="BF6-DMG-02, BF6-DC-01..04",
     ),
 )
 

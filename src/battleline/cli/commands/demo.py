@@ -1,0 +1,236 @@
+"""``battleline demo``: a built-in scenario played to the end, admiral against admiral.
+
+Turn by turn it prints the orders given, each range estimate against the true range, splashes and
+hit zones, torpedoes, damage with its dice, fires, flooding, repairs and sinkings; then a summary
+of every ship's fate and the verdict by the scenario's victory conditions, and where the picture
+of the tracks was written. The same seed prints the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from battleline.engine import Game, GameRecord, new_game
+from battleline.engine.events import Event, EventKind
+from battleline.engine.state import GameState
+
+DEFAULT_SCENARIO = "tsushima-strait-1904"
+
+#: Events shown as one narrative line each, with the style of the line.
+_STYLE: dict[EventKind, str] = {
+    EventKind.COMMAND: "cyan",
+    EventKind.SIGNAL: "cyan",
+    EventKind.COMMAND_FUNCTION: "cyan",
+    EventKind.MOVE: "",
+    EventKind.COLLISION: "bold yellow",
+    EventKind.GROUNDING: "bold yellow",
+    EventKind.TORPEDO_LAUNCH: "magenta",
+    EventKind.TORPEDO_HIT: "bold magenta",
+    EventKind.TORPEDO_MISS: "magenta",
+    EventKind.HIT: "bold red",
+    EventKind.DAMAGE: "red",
+    EventKind.CRITICAL: "bold red",
+    EventKind.EXPLOSION: "bold red",
+    EventKind.FIRE: "yellow",
+    EventKind.FLOODING: "blue",
+    EventKind.LISTING: "blue",
+    EventKind.REPAIR: "green",
+    EventKind.SINKING: "bold red",
+    EventKind.SUNK: "bold red",
+    EventKind.SURRENDER: "bold white",
+    EventKind.NOTE: "dim",
+}
+
+
+class Narrator:
+    """Prints a game's events as they are produced, grouped by turn and phase."""
+
+    def __init__(self, console: Console, game: Game) -> None:
+        self.console = console
+        self.game = game
+        self.turn = 0
+        self.rolls: list[str] = []
+
+    def __call__(self, events: Sequence[Event]) -> None:
+        shots: list[Event] = []
+        for e in events:
+            if e.turn != self.turn and e.kind is EventKind.PHASE:
+                self.turn = e.turn
+                self._flush_shots(shots)
+                self.console.rule(f"[bold]Turn {e.turn}[/]")
+            if e.kind is EventKind.ROLL:
+                self.rolls.append(str(e.data.get("value", "?")))
+                continue
+            if e.kind in (EventKind.SPLASH, EventKind.HIT_ZONE):
+                shots.append(e)
+                self.rolls.clear()
+                continue
+            self._flush_shots(shots)
+            if e.kind is EventKind.ORDER:
+                self.console.print(Text(f"  order  {e.text}", style="dim cyan"))
+            elif e.kind is EventKind.RESULT:
+                pass
+            elif e.kind in _STYLE:
+                dice = f"  [dice {' '.join(self.rolls)}]" if self.rolls else ""
+                self.console.print(Text(f"  {e.text}{dice}", style=_STYLE[e.kind]))
+            self.rolls.clear()
+        self._flush_shots(shots)
+
+    def _flush_shots(self, shots: list[Event]) -> None:
+        """The turn's range estimates against true ranges, one table."""
+        if not shots:
+            return
+        table = Table(title="gunnery: estimate vs true range", title_justify="left", box=None)
+        for col in ("firer", "target", "estimate", "true", "error", "result"):
+            table.add_column(
+                col, justify="right" if col in ("estimate", "true", "error") else "left"
+            )
+        for e in shots:
+            est = float(e.data.get("estimate_m", 0.0))
+            true = float(e.data.get("leading_m", 0.0))
+            hit = e.kind is EventKind.HIT_ZONE
+            table.add_row(
+                str(e.data.get("firer", e.ship)),
+                str(e.data.get("target", "")),
+                f"{est:,.0f} m",
+                f"{true:,.0f} m",
+                f"{est - true:+,.0f} m",
+                Text("HIT ZONE", style="bold red") if hit else Text("splash", style="dim"),
+            )
+        self.console.print(table)
+        shots.clear()
+
+
+def summary(state: GameState) -> Table:
+    """Each ship's fate."""
+    from battleline.rulesets.bf1900.ruleset import ship_fate
+
+    table = Table(title="Fates", title_justify="left")
+    for col in ("side", "ship", "class", "fate", "speed", "flooding", "fires", "DC dice"):
+        table.add_column(col)
+    for name, log in state.logs.items():
+        fate = ship_fate(log)
+        style = {
+            "sunk": "bold red",
+            "sinking": "red",
+            "surrendered": "yellow",
+            "crippled": "yellow",
+            "intact": "green",
+        }.get(fate, "")
+        table.add_row(
+            log.side,
+            name,
+            log.cls.name,
+            Text(fate, style=style),
+            f"{log.speed_knots:g} kn",
+            str(log.flooding_points),
+            str(log.fires),
+            str(log.dc_dice),
+        )
+    return table
+
+
+def write_picture(state: GameState, path: Path) -> Path:
+    """The battle's tracks as a picture (``render.render_table`` when installed)."""
+    try:
+        from battleline.rulesets.bf1900 import render
+    except ImportError:
+        render = None  # type: ignore[assignment]
+    if render is not None and hasattr(render, "render_table"):
+        out = render.render_table(state, path)
+        return Path(out) if out is not None else path
+    return _plot_tracks(state, path)
+
+
+def _plot_tracks(state: GameState, path: Path) -> Path:
+    """A plain matplotlib plot of every ship's track (fallback for the renderer)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams["svg.hashsalt"] = "battleline"
+    fig, ax = plt.subplots(figsize=(8, 8))
+    colours = dict(zip(state.sides, ("tab:blue", "tab:red"), strict=False))
+    for coords in state.land:
+        xs, ys = zip(*coords, strict=True)
+        ax.fill(xs, ys, color="tan")
+    for name, pts in state.tracks.items():
+        log = state.logs[name]
+        xs = [p[0] for p in pts]
+        ys = [p[1] for p in pts]
+        ax.plot(xs, ys, color=colours.get(log.side, "grey"), lw=1)
+        marker = "x" if log.sunk else "o"
+        ax.plot(xs[-1:], ys[-1:], marker, color=colours.get(log.side, "grey"))
+        ax.annotate(name, (xs[-1], ys[-1]), fontsize=6)
+    ax.set_aspect("equal")
+    ax.set_xlabel("metres east")
+    ax.set_ylabel("metres north")
+    ax.set_title(f"{state.scenario}: tracks, seed {state.seed}")
+    meta = {"Date": None} if path.suffix == ".svg" else {"Software": None}
+    fig.savefig(path, metadata=meta)
+    plt.close(fig)
+    return path
+
+
+def run_demo(
+    console: Console,
+    scenario: str = DEFAULT_SCENARIO,
+    seed: int = 1,
+    *,
+    quiet: bool = False,
+    save: Path | None = None,
+    picture: Path | None = None,
+) -> Game:
+    """Play the demo and print it; returns the finished game."""
+    from battleline.ai.base import admiral_factory, play
+
+    game = new_game(scenario, seed)
+    st = game.state
+    console.print(
+        f"[bold]battleline demo[/]: {scenario}, seed {seed}, {st.sides[0]} against {st.sides[1]}, "
+        f"{len(st.logs)} ships, up to {st.turn_limit} turns"
+    )
+    narrator = Narrator(console, game)
+    if not quiet:
+        narrator(game.events.events)
+    play(game, factory=admiral_factory(), on_events=None if quiet else narrator)
+    console.print()
+    console.print(summary(game.state))
+    assert game.state.result is not None
+    console.print(Text(game.state.result.line(), style="bold"))
+    if save is not None:
+        GameRecord.of(game).save(save)
+        console.print(f"game saved to {save}")
+    target = picture or Path(f"battleline-{Path(scenario).stem}-seed{seed}.svg")
+    where = write_picture(game.state, target)
+    console.print(f"picture of the tracks: {where}")
+    return game
+
+
+def register(app: typer.Typer) -> None:
+    """Add the command to the app."""
+
+    @app.command()
+    def demo(
+        scenario: str = typer.Option(DEFAULT_SCENARIO, help="built-in scenario id or a file"),
+        seed: int = typer.Option(1, help="the game seed (same seed, same battle)"),
+        save: Path | None = typer.Option(None, help="save the game record (JSON) here"),
+        quiet: bool = typer.Option(False, "--quiet", help="only the summary and the result"),
+        picture: Path | None = typer.Option(None, help="where to write the picture of the tracks"),
+    ) -> None:
+        """Play a built-in scenario to the end, admiral against admiral."""
+        run_demo(
+            Console(width=110, highlight=False),
+            scenario,
+            seed,
+            quiet=quiet,
+            save=save,
+            picture=picture,
+        )

@@ -1,0 +1,253 @@
+"""The phase table and the sealed-orders gate (BF6-GEN-07/08), on a toy ruleset.
+
+The toy ruleset has three phases — one with orders, one that resolves by itself, one where a side
+with nothing to order is skipped — so the flow is tested apart from any Battlefleet rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from battleline.engine import Game, PhaseSpec, Result, state_hash
+from battleline.engine.dice import SeededDice
+from battleline.engine.events import EventKind, EventLog
+from battleline.engine.geometry import Pose
+from battleline.engine.state import GameState
+from battleline.errors import IllegalOrderError, OrderSyntaxError, UnknownNameError
+from battleline.rulesets.bf1900.divisions import Division
+from battleline.rulesets.bf1900.ship import GunClass, Mounting, Rating, ShipClass, ShipType
+from battleline.rulesets.bf1900.shiplog import ShipLog
+
+TOY = ShipClass(
+    name="Toy",
+    navy="Testland",
+    type=ShipType.CRUISER,
+    year=1900,
+    size=5,
+    armour_vitals=2,
+    armour_upperworks=1,
+    upperworks_protection=Rating.POOR,
+    flood_protection=Rating.POOR,
+    stability="good",
+    seaway="normal",
+    armoured_deck=True,
+    propulsion_knots=(18.0, 12.0, 6.0),
+    mountings=(Mounting("A", GunClass.MAIN, 15.2, 1, (4, 3, 2, 1), 1, 3, position="A"),),
+)
+
+
+def _parse(state: GameState, side: str, texts: Sequence[str]) -> list[str]:
+    for t in texts:
+        if t == "bad":
+            raise OrderSyntaxError(f"{side}: cannot read order 'bad'")
+        if t.startswith("steer "):
+            ship = t.split()[1]
+            if state.logs[ship].side != side:
+                raise IllegalOrderError(f"{ship} is not a ship of {side}")
+    return list(texts)
+
+
+def _resolve_orders(
+    state: GameState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
+) -> None:
+    for side in state.sides:
+        for text in orders[side]:
+            if text.startswith("steer "):
+                _, ship, heading = text.split()
+                p = state.poses[ship]
+                state.poses[ship] = Pose(p.x, p.y, float(heading))
+
+
+def _resolve_auto(
+    state: GameState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
+) -> None:
+    for name in state.logs:
+        p = state.poses[name]
+        state.poses[name] = p.forward(100.0)
+
+
+def _resolve_hits(
+    state: GameState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
+) -> None:
+    for side in state.sides:
+        for text in orders[side]:
+            ship = text.split()[1]
+            if dice.d6("toy hit", ship=ship) >= 5:
+                state.logs[ship].propulsion.damage()
+
+
+class ToyRuleset:
+    name = "toy"
+    version = "1"
+    phases = (
+        PhaseSpec("orders", "toy orders", _resolve_orders, _parse),
+        PhaseSpec("auto", None, _resolve_auto),
+        PhaseSpec(
+            "shoot",
+            "targets",
+            _resolve_hits,
+            needs_orders=lambda state, side: side == "Blue",
+        ),
+    )
+
+    def __init__(self, turn_limit: int = 3) -> None:
+        self.turn_limit = turn_limit
+
+    def new_state(self, scenario: str, seed: int) -> GameState:
+        logs = {"Alpha": ShipLog("Alpha", TOY, "Blue"), "Zulu": ShipLog("Zulu", TOY, "Red")}
+        return GameState(
+            scenario=scenario,
+            ruleset="toy@1",
+            seed=seed,
+            sides=("Blue", "Red"),
+            logs=logs,
+            poses={"Alpha": Pose(0, 0, 0), "Zulu": Pose(0, 5000, 180)},
+            divisions={
+                "B1": Division("B1", "Blue", ("Alpha",)),
+                "R1": Division("R1", "Red", ("Zulu",)),
+            },
+            turn_limit=self.turn_limit,
+            scale="small",
+        )
+
+    def end_turn(self, state: GameState, events: EventLog) -> Result | None:
+        if state.logs["Zulu"].propulsion.available == 0:
+            return Result("Blue", {"Blue": 1.0, "Red": 0.0}, "Zulu dead in the water")
+        return None
+
+    def verdict(self, state: GameState, reason: str) -> Result:
+        return Result(None, {"Blue": 0.0, "Red": 0.0}, reason)
+
+
+def _game(seed: int = 7, turn_limit: int = 3) -> Game:
+    return Game(ToyRuleset(turn_limit), "toy", seed)
+
+
+def test_BF6_GEN_07_orders_stay_sealed_until_every_side_has_submitted() -> None:
+    game = _game()
+    assert game.spec.name == "orders"
+    before = len(game.events)
+    assert game.submit("Blue", ["steer Alpha 90"]) == []
+    assert game.pending.waiting_for == ("Red",)
+    # Nothing resolved, nothing revealed: no ORDER event, the pose unchanged.
+    assert not game.events.of_kind(EventKind.ORDER)
+    assert len(game.events) == before
+    assert game.state.poses["Alpha"].heading == 0
+    produced = game.submit("Red", ["steer Zulu 270"])
+    orders = [e.text for e in produced if e.kind is EventKind.ORDER]
+    assert orders == ["Blue: steer Alpha 90", "Red: steer Zulu 270"]
+    assert game.state.poses["Alpha"].heading == 90
+
+
+def test_a_side_may_replace_its_orders_until_the_phase_resolves() -> None:
+    game = _game()
+    game.submit("Blue", ["steer Alpha 90"])
+    game.submit("Blue", ["steer Alpha 45"])
+    game.submit("Red", [])
+    assert game.state.poses["Alpha"].heading == 45
+    assert [o.orders for o in game.history if o.side == "Blue"] == [("steer Alpha 45",)]
+
+
+def test_stale_orders_for_another_turn_or_phase_are_rejected() -> None:
+    game = _game()
+    with pytest.raises(IllegalOrderError, match="stale"):
+        game.submit("Blue", ["steer Alpha 90"], turn=2, phase="orders")
+    with pytest.raises(IllegalOrderError, match="stale"):
+        game.submit("Blue", ["steer Alpha 90"], turn=1, phase="shoot")
+    game.submit("Blue", [], turn=1, phase="orders")
+    game.submit("Red", [], turn=1, phase="orders")
+    # The toy's "auto" phase ran by itself; "shoot" waits for Blue only.
+    assert game.spec.name == "shoot"
+    with pytest.raises(IllegalOrderError, match="stale"):
+        game.submit("Blue", [], turn=1, phase="orders")
+
+
+def test_bad_orders_are_refused_on_submission_and_nothing_is_sealed() -> None:
+    game = _game()
+    with pytest.raises(OrderSyntaxError, match="bad"):
+        game.submit("Blue", ["bad"])
+    with pytest.raises(IllegalOrderError, match="not a ship of Blue"):
+        game.submit("Blue", ["steer Zulu 90"])
+    with pytest.raises(UnknownNameError):
+        game.submit("Green", [])
+    assert game.pending.waiting_for == ("Blue", "Red")
+
+
+def test_BF6_GEN_08_the_phase_table_runs_in_order_and_no_order_phases_resolve_themselves() -> None:
+    game = _game()
+    game.submit("Blue", [])
+    game.submit("Red", [])
+    phases = [e.phase for e in game.events.of_kind(EventKind.PHASE)]
+    assert phases == ["orders", "auto", "shoot"]
+    # Red has nothing to order in "shoot": it was submitted for it, Blue is awaited.
+    assert game.pending.waiting_for == ("Blue",)
+    assert game.state.poses["Alpha"].y == pytest.approx(100.0)
+    game.submit("Blue", ["hit Zulu"])
+    assert game.state.turn == 2 and game.spec.name == "orders"
+
+
+def test_the_callers_state_is_never_changed_under_it() -> None:
+    game = _game()
+    old = game.state
+    old_hash = state_hash(old)
+    game.submit("Blue", ["steer Alpha 90"])
+    game.submit("Red", [])
+    assert game.state is not old
+    assert state_hash(old) == old_hash
+    assert old.poses["Alpha"].heading == 0
+
+
+def test_the_game_ends_at_the_turn_limit_with_a_verdict() -> None:
+    game = _game(turn_limit=2)
+    for _ in range(2):
+        game.submit("Blue", [])
+        game.submit("Red", [])
+        game.submit("Blue", [])
+    assert game.finished
+    assert game.state.result is not None
+    assert game.state.result.reason == "turn limit reached"
+    assert game.events.events[-1].kind is EventKind.RESULT
+    with pytest.raises(IllegalOrderError, match="game is over"):
+        game.submit("Blue", [])
+
+
+def test_the_ruleset_can_end_the_game_early() -> None:
+    game = _game(turn_limit=50)
+    while not game.finished:
+        game.submit("Blue", [])
+        game.submit("Red", [])
+        game.submit("Blue", ["hit Zulu"])
+    assert game.state.result is not None
+    assert game.state.result.winner == "Blue"
+    assert game.state.turn < 50
+
+
+def test_umpire_resolve_fills_missing_sides_with_no_orders() -> None:
+    game = _game()
+    game.submit("Blue", ["steer Alpha 10"])
+    game.resolve()
+    assert game.state.poses["Alpha"].heading == 10
+    assert ("Red", ()) in [(o.side, o.orders) for o in game.history]
+
+
+def test_state_hash_is_stable_and_tracks_changes() -> None:
+    a, b = _game(seed=3), _game(seed=3)
+    assert state_hash(a.state) == state_hash(b.state)
+    a.submit("Blue", ["steer Alpha 90"])
+    a.submit("Red", [])
+    assert state_hash(a.state) != state_hash(b.state)
+    b.submit("Blue", ["steer Alpha 90"])
+    b.submit("Red", [])
+    assert state_hash(a.state) == state_hash(b.state)
+
+
+def test_dice_draws_are_counted_in_the_state() -> None:
+    game = _game()
+    game.submit("Blue", [])
+    game.submit("Red", [])
+    game.submit("Blue", ["hit Zulu", "hit Zulu"])
+    assert game.state.draws == 2 == game.dice.draws
+    assert len(game.events.of_kind(EventKind.ROLL)) == 2
