@@ -82,7 +82,7 @@ def _resolve_hits(
 class ToyRuleset:
     name = "toy"
     version = "1"
-    phases = (
+    phases: tuple[PhaseSpec, ...] = (
         PhaseSpec("orders", "toy orders", _resolve_orders, _parse),
         PhaseSpec("auto", None, _resolve_auto),
         PhaseSpec(

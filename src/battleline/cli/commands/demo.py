@@ -137,46 +137,24 @@ def summary(state: GameState) -> Table:
 
 
 def write_picture(state: GameState, path: Path) -> Path:
-    """The battle's tracks as a picture (``render.render_table`` when installed)."""
-    try:
-        from battleline.rulesets.bf1900 import render
-    except ImportError:
-        render = None  # type: ignore[assignment]
-    if render is not None and hasattr(render, "render_table"):
-        out = render.render_table(state, path)
-        return Path(out) if out is not None else path
-    return _plot_tracks(state, path)
+    """The battle's tracks drawn with the table renderer (``render.render_table``)."""
+    from battleline.rulesets.bf1900.render import render_table
+    from battleline.rulesets.bf1900.ruleset import land_of, scale_of
 
-
-def _plot_tracks(state: GameState, path: Path) -> Path:
-    """A plain matplotlib plot of every ship's track (fallback for the renderer)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    plt.rcParams["svg.hashsalt"] = "battleline"
-    fig, ax = plt.subplots(figsize=(8, 8))
-    colours = dict(zip(state.sides, ("tab:blue", "tab:red"), strict=False))
-    for coords in state.land:
-        xs, ys = zip(*coords, strict=True)
-        ax.fill(xs, ys, color="tan")
-    for name, pts in state.tracks.items():
-        log = state.logs[name]
-        xs = [p[0] for p in pts]
-        ys = [p[1] for p in pts]
-        ax.plot(xs, ys, color=colours.get(log.side, "grey"), lw=1)
-        marker = "x" if log.sunk else "o"
-        ax.plot(xs[-1:], ys[-1:], marker, color=colours.get(log.side, "grey"))
-        ax.annotate(name, (xs[-1], ys[-1]), fontsize=6)
-    ax.set_aspect("equal")
-    ax.set_xlabel("metres east")
-    ax.set_ylabel("metres north")
-    ax.set_title(f"{state.scenario}: tracks, seed {state.seed}")
-    meta = {"Date": None} if path.suffix == ".svg" else {"Software": None}
-    fig.savefig(path, metadata=meta)
-    plt.close(fig)
-    return path
+    scale = scale_of(state)
+    afloat = {n: p for n, p in state.poses.items() if not state.logs[n].sunk}
+    labels = {n: f"{n} (sunk)" for n, log in state.logs.items() if log.sunk}
+    return render_table(
+        path,
+        afloat,
+        {n: scale.base_size_m(state.logs[n].cls) for n in afloat},
+        {n: state.logs[n].side for n in afloat},
+        land_of(state),
+        tracks=state.tracks,
+        labels=labels,
+        title=f"{state.scenario}, seed {state.seed}: turn {state.turn}",
+        scale=scale,
+    )
 
 
 def run_demo(

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from types import ModuleType
 from typing import Any
@@ -222,32 +221,30 @@ def _split_ship(text: str) -> tuple[str, str]:
     return ship.strip(), rest.strip()
 
 
-@dataclass(frozen=True, slots=True)
-class CommandOrders:
-    """One side's Command Phase orders: surrenders (BF6-CMD-32) and the rest for ``command``."""
+def parse_command(state: GameState, side: str, texts: Sequence[str]) -> dict[str, Any]:
+    """Read ``<division>: <orders>`` lines (BF6-CMD-01..17 in ``notation``; fleet messages as
+    ``SIG ...``), check each division's orders (``command.validate_orders``)."""
+    from battleline.rulesets.bf1900 import command, notation
 
-    surrender: tuple[str, ...]
-    orders: tuple[str, ...]
-    parsed: Any = None
-
-
-def parse_command(state: GameState, side: str, texts: Sequence[str]) -> CommandOrders:
-    """Read divisional and fleet orders; ``<ship>: we surrender`` is the surrender signal."""
-    surrender: list[str] = []
-    rest: list[str] = []
+    out: dict[str, tuple[Any, ...]] = {}
     for text in texts:
-        if text.lower().endswith("we surrender") and ":" in text:
-            ship, _ = _split_ship(text)
-            _own_ship(state, side, ship, "command")
-            surrender.append(ship)
-        else:
-            rest.append(text)
-    if rest:
-        raise IllegalOrderError(
-            f"turn {state.turn} command: divisional and fleet orders need the command module, "
-            f"which is not installed yet ({rest[0]!r})"
-        )
-    return CommandOrders(tuple(surrender), tuple(rest))
+        if ":" not in text:
+            raise OrderSyntaxError(
+                f"turn {state.turn} command: cannot read {text!r}; write '<division>: <orders>', "
+                "e.g. '1st Division: SPD12 TS90S'"
+            )
+        name, rest = (part.strip() for part in text.split(":", 1))
+        division = state.divisions.get(name)
+        if division is None or division.side != side:
+            known = sorted(n for n, d in state.divisions.items() if d.side == side)
+            raise IllegalOrderError(
+                f"turn {state.turn} command: {side} has no division {name!r} "
+                f"(its divisions: {', '.join(known)}; BF6-CMD-02)"
+            )
+        out[name] = out.get(name, ()) + notation.parse_orders(rest)
+    for name, orders in out.items():
+        command.validate_orders(state.divisions[name], orders)
+    return out
 
 
 def parse_torpedoes(state: GameState, side: str, texts: Sequence[str]) -> list[Any]:
@@ -316,23 +313,49 @@ Orders = Mapping[str, Any]
 
 
 def resolve_command(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
-    """Surrender signals (BF6-CMD-32); divisional/fleet orders go to the movement plan."""
+    """The Command Phase for both sides at once (BF6-CMD-01..32): lost ships leave their
+    divisions, flags pass (BF6-CMD-18..24), drop-outs, fleet messages (surrender included); the
+    divisions' movement orders wait for the Movement Phase."""
+    from battleline.rulesets.bf1900 import command
+
+    merged: dict[str, Any] = {}
     for side in state.sides:
-        co: CommandOrders = orders[side]
-        for ship in co.surrender:
-            log = state.logs[ship]
-            if log.in_battle:
-                log.surrendered = True
-                events.emit(
-                    EventKind.SURRENDER, f"{ship} signals 'We Surrender' (BF6-CMD-32)", ship=ship
-                )
-    state.plans = {side: list(orders[side].orders) for side in state.sides}
+        merged.update(orders[side])
+    result = command.command_phase(
+        state.divisions,
+        merged,
+        state.logs,
+        state.poses,
+        scale_of(state),
+        state.moved_last_m,
+        dice,
+        events,
+    )
+    state.divisions = dict(result.divisions)
+    state.plans = {name: tuple(o) for name, o in result.movement_orders.items()}
 
 
 def resolve_movement(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
-    """Movement (no-op until ``movement`` is installed): ships keep their poses."""
-    for name, pose in state.poses.items():
-        state.tracks.setdefault(name, []).append((pose.x, pose.y))
+    """Every division moves at once (BF6-GEN-07, BF6-MOV-01..07, BF6-CMD-04..17); collisions
+    and groundings stop ships (``command.movement_phase``)."""
+    from battleline.rulesets.bf1900 import command
+
+    result = command.movement_phase(
+        state.divisions,
+        state.plans or {},
+        state.poses,
+        state.logs,
+        scale_of(state),
+        state.moved_last_m,
+        events,
+        land_of(state),
+    )
+    state.poses = dict(result.poses)
+    state.divisions = dict(result.divisions)
+    state.moved_last_m = dict(result.last_moves)
+    for name, track in result.tracks.items():
+        if track.length_m > 0:
+            state.tracks.setdefault(name, []).extend(track.points[1:])
 
 
 def resolve_gunnery(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
