@@ -377,7 +377,7 @@ class _Checker:
             if n % guns:
                 raise self.fail(
                     e,
-                    f"mounting {mount.key} fires whole {guns}-gun salvos; {n} rounds cannot be "
+                    f"mounting {mount.key} fires whole {guns}-gun salvos; {n} round(s) cannot be "
                     f"split from it (allowed: multiples of {guns})",
                     "BF6-ROF-06",
                 )
