@@ -20,11 +20,13 @@ import json
 import math
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from battleline.engine.geometry import Pose
-from battleline.rulesets.bf1900.divisions import Division
 from battleline.rulesets.bf1900.shiplog import ShipLog
+
+if TYPE_CHECKING:  # a runtime import would be circular when divisions.py is imported first
+    from battleline.rulesets.bf1900.divisions import Division
 
 _DIGITS = 6
 

@@ -443,6 +443,51 @@ def _pass_fleet_flag(
     )
 
 
+def _check_known(divisions: Mapping[str, Division], orders: Mapping[str, object]) -> None:
+    unknown = sorted(set(orders) - set(divisions))
+    if unknown:
+        raise IllegalOrderError(
+            f"unknown division {unknown[0]!r} (known: {', '.join(sorted(divisions))}; BF6-CMD-02)"
+        )
+
+
+def check_orders(
+    divisions: Mapping[str, Division],
+    orders: Mapping[str, OrdersIn],
+    logs: Mapping[str, ShipLog],
+    poses: Mapping[str, Pose],
+    scale: Scale,
+    last_moves: Mapping[str, float],
+) -> dict[str, tuple[Order, ...]]:
+    """Check a side's Command Phase orders when they are submitted: no dice, nothing changed.
+
+    Raises :class:`~battleline.errors.OrderSyntaxError` for bad text and
+    :class:`~battleline.errors.IllegalOrderError` for an unknown division or an order that breaks
+    a rule now (stop with another order, an impossible speed, an ineligible drop-out or transfer).
+    Returns the parsed orders by division.
+    """
+    _check_known(divisions, orders)
+    scratch = EventLog()
+    parsed: dict[str, tuple[Order, ...]] = {}
+    for name, value in orders.items():
+        division = divisions[name]
+        mine = _orders(value)
+        validate_orders(division, mine)
+        for o in mine:
+            if isinstance(o, TransferFlag):
+                division = voluntary_transfer(
+                    division, o.ship, logs, poses, scale, last_moves, scratch
+                )
+        for o in mine:
+            if isinstance(o, DropOut):
+                division = drop_out(division, o.ship, logs, scratch)[0]
+        plan_division_move(
+            division, [o for o in mine if o.movement], poses, logs, scale, last_moves
+        )
+        parsed[name] = mine
+    return parsed
+
+
 def command_phase(
     divisions: Mapping[str, Division],
     orders: Mapping[str, OrdersIn],
@@ -462,11 +507,7 @@ def command_phase(
     replace the turn orders of every division of the sender's side with a simultaneous turn
     (EX-BF6-16), the other messages are announced for the admirals.
     """
-    unknown = sorted(set(orders) - set(divisions))
-    if unknown:
-        raise IllegalOrderError(
-            f"unknown division {unknown[0]!r} (known: {', '.join(sorted(divisions))}; BF6-CMD-02)"
-        )
+    _check_known(divisions, orders)
     parsed = {name: _orders(orders.get(name, ())) for name in divisions}
     for name, division in divisions.items():
         validate_orders(division, parsed[name])
@@ -499,7 +540,8 @@ def command_phase(
             if isinstance(o, DropOut) and o.ship in division.ships:
                 division, alone = drop_out(division, o.ship, logs, events)
                 out[alone.name] = alone
-                movement[alone.name] = ()
+                # It turns out of the line in this very move (BF6-CMD-17).
+                movement[alone.name] = (TurnTogether(45, o.turn_out),)
         out[name] = division
         movement[name] = tuple(o for o in mine if o.movement)
         signals.extend((name, o) for o in mine if isinstance(o, Signal))
@@ -890,6 +932,7 @@ __all__ = [
     "DivisionPlan",
     "MovementResult",
     "check_arrow",
+    "check_orders",
     "closest_successor",
     "command_phase",
     "drop_out",

@@ -13,7 +13,7 @@ text                      meaning
 ``STOP``                  stop dead after the minimum movement (the dot)
 ``SPD12``, ``SPD12.5``    steam at this many knots this turn
 ``SIG ENGAGE``            a fleet message; ``SIG TURN16 S`` / ``SIG TURN8 P`` take a side
-``DROP Kaiser``           that ship drops out of its division
+``DROP Kaiser [P|S]``     that ship drops out of its division, turning out to that side
 ``FLAG "Fuji Maru"``      voluntary transfer of the division flag to that ship
 ========================  ============================================================
 
@@ -250,15 +250,29 @@ class Signal(Order):
 
 @dataclass(frozen=True, slots=True, repr=False)
 class DropOut(Order):
-    """Declare that ``ship`` drops out of its division (BF6-CMD-16/17): ``DROP Kaiser``."""
+    """Declare that ``ship`` drops out of its division (BF6-CMD-16/17): ``DROP Kaiser``.
+
+    The ship turns out of the line in the same move; ``DROP Kaiser P`` names the side (the
+    default is starboard).
+
+    >>> Order.parse("DROP Kaiser p").side
+    <Direction.PORT: 'P'>
+    """
 
     ship: str
+    side: Direction | None = None
 
     def __post_init__(self) -> None:
         _check_ship_name(self.ship)
 
+    @property
+    def turn_out(self) -> Direction:
+        """The side the ship turns out to."""
+        return self.side or Direction.STARBOARD
+
     def __str__(self) -> str:
-        return f"DROP {_quote(self.ship)}"
+        side = f" {self.side.value}" if self.side is not None else ""
+        return f"DROP {_quote(self.ship)}{side}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -339,11 +353,15 @@ def parse_orders(text: str) -> tuple[Order, ...]:
             if i + 1 >= len(tokens):
                 raise _syntax(text, f"{word} needs a ship name")
             name = tokens[i + 1][0]
+            i += 2
+            side: Direction | None = None
+            if word == "DROP" and i < len(tokens) and tokens[i] in (("P", False), ("S", False)):
+                side = Direction(tokens[i][0])
+                i += 1
             try:
-                orders.append(DropOut(name) if word == "DROP" else TransferFlag(name))
+                orders.append(DropOut(name, side) if word == "DROP" else TransferFlag(name))
             except OrderSyntaxError as exc:
                 raise _syntax(text, str(exc)) from None
-            i += 2
             continue
         if word == "SIG":
             try:
