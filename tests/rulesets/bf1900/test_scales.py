@@ -83,7 +83,7 @@ def test_base_sizes_by_type_convert_from_table_units() -> None:
     assert (length, width) == pytest.approx((25 / 85 * 1000, 8 / 85 * 1000))
     tb = small.base_size_m(make_class(ShipType.TORPEDO_BOAT))
     assert tb[0] < length and tb[1] < width
-    assert large.base_size_m(make_class()) == pytest.approx((4.5 / 10.5 * 1000, 1.25 / 10.5 * 1000))
+    assert large.base_size_m(make_class()) == pytest.approx((5.0 / 10.5 * 1000, 1.25 / 10.5 * 1000))
     for s in SCALES.values():
         for t in ShipType:
             lo, wi = s.base_size_m(make_class(t))
