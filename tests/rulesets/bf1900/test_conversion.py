@@ -384,7 +384,7 @@ def test_convert_rejects_bad_specs_naming_the_field() -> None:
 
 
 def test_user_conversion_file_replaces_builtin(tmp_path: Path) -> None:
-    text = cv.resources.files("battleline.rulesets.bf1900") / "data" / "conversion.toml"
+    text = resources.files("battleline.rulesets.bf1900") / "data" / "conversion.toml"
     raw = text.read_text(encoding="utf-8").replace("largest = 10", "largest = 12")
     path = tmp_path / "conv.toml"
     path.write_text(raw, encoding="utf-8")
@@ -392,7 +392,7 @@ def test_user_conversion_file_replaces_builtin(tmp_path: Path) -> None:
 
 
 def test_malformed_conversion_file_names_table_and_field(tmp_path: Path) -> None:
-    text = cv.resources.files("battleline.rulesets.bf1900") / "data" / "conversion.toml"
+    text = resources.files("battleline.rulesets.bf1900") / "data" / "conversion.toml"
     raw = text.read_text(encoding="utf-8").replace("deck_weight = 0.5", 'deck_weight = "half"')
     path = tmp_path / "conv.toml"
     path.write_text(raw, encoding="utf-8")
