@@ -152,10 +152,18 @@ def destroyer() -> ShipClass:
 
 @dataclass(frozen=True)
 class FakeUneven:
-    """A stand-in Uneven Flooding result: the axis and difference it was looked up with."""
+    """A stand-in Uneven Flooding result: the axis and difference it was looked up with, and
+    ``charts.UnevenEffect``'s fields (one TR hit per point by default)."""
 
     axis: str
     difference: int
+    speed_boxes: int = 0
+    tr_hits: int = 0
+    dc_boxes: int = 0
+    low_guns_silent: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.axis} {self.difference}"
 
 
 @dataclass
@@ -167,6 +175,7 @@ class FakeCharts:
     sink: dict[int, tuple[int, int, int]] = field(default_factory=dict)
     repair: dict[str, tuple[int, int]] = field(default_factory=dict)
     command: dict[str, tuple[int, int]] = field(default_factory=dict)
+    uneven: dict[tuple[str, int], FakeUneven] = field(default_factory=dict)
     sink_default: tuple[int, int, int] = (6, 6, 2)
 
     def critical(self, line: str, roll: int) -> Sequence[str]:
@@ -176,7 +185,8 @@ class FakeCharts:
         return self.misc.get(roll, ("-",))
 
     def uneven_flooding(self, axis: str, difference: int) -> FakeUneven:
-        return FakeUneven(axis, difference)
+        found = self.uneven.get((axis, difference))
+        return found or FakeUneven(axis, difference, tr_hits=difference)
 
     def sink_roll(self, points: int) -> tuple[int, int, int] | None:
         if points < 5:

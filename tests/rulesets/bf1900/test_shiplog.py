@@ -122,7 +122,14 @@ def test_to_dict_is_plain_json_with_sorted_keys() -> None:
     }
     assert d["counterflood_locked"] == ["starboard amidships"]
     assert d["sinking"] == {"guns_abandoned": False, "turns_left": 2}
-    assert d["uneven"] == {"side": {"axis": "side", "difference": 3}}
+    assert d["uneven"]["side"] == {
+        "axis": "side",
+        "dc_boxes": 0,
+        "difference": 3,
+        "low_guns_silent": False,
+        "speed_boxes": 0,
+        "tr_hits": 0,
+    }
     assert d["rudder"] == "R"
     assert d["propulsion"]["speeds"] == [17, 14, 11, 8, 5, 2]
 
@@ -133,6 +140,22 @@ def test_to_dict_same_state_same_dump() -> None:
     assert json.dumps(a.to_dict()) == json.dumps(b.to_dict())
     b.tr_hits = 1
     assert a.to_dict() != b.to_dict()
+
+
+def test_uneven_effects_take_speed_and_dc_dice_and_silence_low_guns() -> None:
+    """BF6-DMG-13: the stored Uneven Flooding effect acts while it lasts."""
+    log = make_log(majestic())
+    log.compartments[Compartment.PORT].level = FloodLevel.HEAVY
+    log.uneven["side"] = FakeUneven("side", 3, speed_boxes=2, dc_boxes=1, low_guns_silent=True)
+    assert log.speed_knots == 11 and log.propulsion.available == 17
+    assert log.dc_dice == 5
+    assert log.low_sides == {"port"}
+    log.compartments[Compartment.AFT].level = FloodLevel.LIGHT
+    log.uneven["fore_aft"] = FakeUneven("fore_aft", 1, speed_boxes=5, low_guns_silent=True)
+    assert log.speed_knots == 0
+    assert log.low_sides == {"port", "stern"}
+    log.uneven.clear()
+    assert log.speed_knots == 17 and log.dc_dice == 6 and not log.low_sides
 
 
 def test_sinking_ship_has_no_speed_and_is_out_of_battle() -> None:

@@ -12,7 +12,7 @@ import copy
 import dataclasses
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum, StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, ShipClass
 
@@ -127,6 +127,22 @@ class CompartmentState:
     counterflooded: bool = False
 
 
+class ListingEffect(Protocol):
+    """What the log needs of an Uneven Flooding result (``charts.UnevenEffect``)."""
+
+    @property
+    def speed_boxes(self) -> int: ...
+
+    @property
+    def tr_hits(self) -> int: ...
+
+    @property
+    def dc_boxes(self) -> int: ...
+
+    @property
+    def low_guns_silent(self) -> bool: ...
+
+
 @dataclass(slots=True)
 class SinkingState:
     """A ship that has irredeemably begun to sink (BF6-SINK-01..05)."""
@@ -169,9 +185,10 @@ class ShipLog:
     #: Why the ship was lost ("sank", "scuttled", "capsized"), empty while afloat.
     lost_reason: str = ""
     #: The current Uneven Flooding effect per axis ("side", "fore_aft"), recomputed in every
-    #: Step Four and gone once the disparity is corrected (BF6-DMG-13). Values are the charts'
-    #: ``UnevenEffect`` records.
-    uneven: dict[str, Any] = field(default_factory=dict)
+    #: Step Four and gone once the disparity is corrected (BF6-DMG-11/13); not repairable. Values
+    #: are the charts' frozen ``UnevenEffect`` records. Their TR hits are copied to
+    #: ``uneven_tr_hits``; their speed and DC losses are taken off ``speed_knots`` and ``dc_dice``.
+    uneven: dict[str, ListingEffect] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         c = self.cls
@@ -233,14 +250,48 @@ class ShipLog:
         return tuple(words)
 
     @property
+    def uneven_speed_boxes(self) -> int:
+        """Propulsion boxes lost to uneven flooding while it lasts."""
+        return sum(e.speed_boxes for e in self.uneven.values())
+
+    @property
+    def uneven_dc_boxes(self) -> int:
+        """DC dice lost to uneven flooding while it lasts."""
+        return sum(e.dc_boxes for e in self.uneven.values())
+
+    @property
+    def low_sides(self) -> frozenset[str]:
+        """Where uneven flooding silences the low guns: "port"/"starboard" (list) and
+        "bow"/"stern" (trim), as the current effects say."""
+        c = self.compartments
+        out: set[str] = set()
+        for axis, effect in self.uneven.items():
+            if not effect.low_guns_silent:
+                continue
+            if axis == "side":
+                port, stbd = c[Compartment.PORT].level, c[Compartment.STARBOARD].level
+                out.add("port" if port > stbd else "starboard")
+            else:
+                fwd, aft = c[Compartment.FORWARD].level, c[Compartment.AFT].level
+                out.add("bow" if fwd > aft else "stern")
+        return frozenset(out)
+
+    @property
     def dc_dice(self) -> int:
-        """Unmarked DC boxes = DC dice usable this turn (BF6-DC-04)."""
-        return sum(1 for m in self.dc_boxes if m is Mark.NONE)
+        """DC dice usable this turn: unmarked DC boxes (BF6-DC-04), less any lost to uneven
+        flooding."""
+        unmarked = sum(1 for m in self.dc_boxes if m is Mark.NONE)
+        return max(0, unmarked - self.uneven_dc_boxes)
 
     @property
     def speed_knots(self) -> float:
-        """Available speed in knots: the top undamaged propulsion box, 0 if sinking."""
-        return 0.0 if (self.sinking or self.sunk) else self.propulsion.available
+        """Available speed in knots: the top undamaged propulsion box, moved down by any boxes
+        lost to uneven flooding; 0 if sinking (BF6-SINK-03) or dead in the water."""
+        if self.sinking or self.sunk:
+            return 0.0
+        p = self.propulsion
+        index = p.destroyed + p.damaged + self.uneven_speed_boxes
+        return p.speeds[index] if index < len(p.speeds) else 0.0
 
     @property
     def afloat(self) -> bool:

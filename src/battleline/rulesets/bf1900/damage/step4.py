@@ -22,7 +22,10 @@ SINK_ROLL_POINTS = 5
 
 
 def update_listing(log: ShipLog, charts: DamageCharts, events: EventLog) -> None:
-    """Recompute the uneven-flooding effects from the zones now (BF6-DMG-13, EX-BF6-18)."""
+    """Recompute the uneven-flooding effects from the zones now (BF6-DMG-13, EX-BF6-18).
+
+    The effects replace last turn's: a corrected disparity leaves none (BF6-DMG-11, EX-BF6-10).
+    """
     before = dict(log.uneven)
     log.uneven = {}
     for axis, diff in (
@@ -31,11 +34,13 @@ def update_listing(log: ShipLog, charts: DamageCharts, events: EventLog) -> None
     ):
         if diff > 0:
             log.uneven[axis] = charts.uneven_flooding(axis, diff)
+    log.uneven_tr_hits = sum(e.tr_hits for e in log.uneven.values())
     if log.uneven:
+        effects = "; ".join(f"{axis}: {effect}" for axis, effect in log.uneven.items())
         events.emit(
             EventKind.LISTING,
             f"{log.name}: {' and '.join(log.listing)} "
-            f"({log.side_to_side_difference} side, {log.fore_aft_difference} fore/aft)",
+            f"({log.side_to_side_difference} side, {log.fore_aft_difference} fore/aft) → {effects}",
             ship=log.name,
             listing=list(log.listing),
             side_points=log.side_to_side_difference,
