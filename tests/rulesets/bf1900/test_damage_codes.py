@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import FakeCharts, cruiser, ctx_for, destroyer, lozenge, majestic, make_log
 
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import RulesDataError
@@ -18,6 +17,7 @@ from battleline.rulesets.bf1900.hits import Aspect
 from battleline.rulesets.bf1900.ship import GunClass
 from battleline.rulesets.bf1900.shiplog import Mark, PropulsionBoxes, RudderState
 from battleline.testing import FixedDice
+from conftest import FakeCharts, cruiser, ctx_for, destroyer, lozenge, majestic, make_log
 
 
 def _apply(log, codes, dice_values, charts=None, aspect=Aspect.PORT, events=None):  # type: ignore[no-untyped-def]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import FakeCharts, ctx_for, destroyer, lozenge, majestic, make_log
 
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import IllegalOrderError, OrderSyntaxError
@@ -25,6 +24,7 @@ from battleline.rulesets.bf1900.damage.step3 import (
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel
 from battleline.rulesets.bf1900.shiplog import Mark, RudderState, ShipLog, SinkingState
 from battleline.testing import FixedDice
+from conftest import FakeCharts, ctx_for, destroyer, lozenge, majestic, make_log
 
 F, P, S, A = Compartment.FORWARD, Compartment.PORT, Compartment.STARBOARD, Compartment.AFT
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import cruiser, lozenge, majestic, make_log
 
 from battleline.engine.events import EventLog
 from battleline.rulesets.bf1900.damage.locations import (
@@ -18,6 +17,7 @@ from battleline.rulesets.bf1900.hits import Aspect
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, GunClass
 from battleline.rulesets.bf1900.shiplog import Mark
 from battleline.testing import FixedDice
+from conftest import cruiser, lozenge, majestic, make_log
 
 F, P, S, A = Compartment.FORWARD, Compartment.PORT, Compartment.STARBOARD, Compartment.AFT
 

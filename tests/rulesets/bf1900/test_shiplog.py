@@ -1,13 +1,12 @@
-"""The ship log: fresh state, derived values, copies and the stable dump (BF6-DMG-01, REF-BF6-05)."""
+"""The ship log: fresh state, derived values, copies, the stable dump (BF6-DMG-01, REF-BF6-05)."""
 
 from __future__ import annotations
 
 import json
 
-from conftest import FakeUneven, cruiser, destroyer, lozenge, majestic, make_log
-
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel
 from battleline.rulesets.bf1900.shiplog import Mark, RudderState, SinkingState
+from conftest import FakeUneven, cruiser, destroyer, lozenge, majestic, make_log
 
 
 def test_EX_DRV_03_dc_dice_by_size() -> None:

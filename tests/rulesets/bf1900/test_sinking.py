@@ -3,8 +3,6 @@ BF6-SINK-01..05, AMB-24/25/26, EX-DRV-04/05, EX-BF6-18)."""
 
 from __future__ import annotations
 
-from conftest import FakeCharts, FakeUneven, majestic, make_log
-
 from battleline.engine.events import EventKind, EventLog
 from battleline.rulesets.bf1900.damage.step4 import (
     abandon_guns_roll,
@@ -16,6 +14,7 @@ from battleline.rulesets.bf1900.damage.step4 import (
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel
 from battleline.rulesets.bf1900.shiplog import ShipLog, SinkingState
 from battleline.testing import FixedDice
+from conftest import FakeCharts, FakeUneven, majestic, make_log
 
 F, P, S, A = Compartment.FORWARD, Compartment.PORT, Compartment.STARBOARD, Compartment.AFT
 
