@@ -50,19 +50,20 @@ _STATION_BEARING: dict[Formation, float] = {
     Formation.ECHELON_PORT: 225.0,
 }
 
-#: Bearing tolerance, degrees, when a turn or a layout is matched to a formation.
+#: Bearing tolerance, degrees, when ships' poses are matched to a formation.
 BEARING_TOLERANCE = 1.0
 
 
-def formation_of_bearing(station_bearing: float) -> tuple[Formation, bool]:
+def formation_of_bearing(
+    station_bearing: float, tolerance_deg: float = 1e-6
+) -> tuple[Formation, bool]:
     """The formation whose station bearing is ``station_bearing``, and whether the list must be
     read backwards (a ship *ahead* of the previous one). ``(NONE, False)`` if none fits."""
     b = norm360(station_bearing)
-    for formation, sb in _STATION_BEARING.items():
-        if abs(signed_angle(b - sb)) <= BEARING_TOLERANCE:
-            return formation, False
-        if abs(signed_angle(b - sb - 180.0)) <= BEARING_TOLERANCE:
-            return formation, True
+    for reverse in (False, True):  # a direct match first: abreast to port is not reversed
+        for formation, sb in _STATION_BEARING.items():
+            if abs(signed_angle(b - sb - (180.0 if reverse else 0.0))) <= tolerance_deg:
+                return formation, reverse
     return Formation.NONE, False
 
 
@@ -260,7 +261,7 @@ def classify_formation(
     rel = [norm360(bearing(a.x, a.y, b.x, b.y) - heading) for a, b in pairwise(poses)]
     if any(abs(signed_angle(r - rel[0])) > tolerance_deg for r in rel):
         return Formation.NONE, False
-    return formation_of_bearing(rel[0])
+    return formation_of_bearing(rel[0], tolerance_deg)
 
 
 def initial_wake(division: Division, poses: Mapping[str, Pose]) -> Wake:

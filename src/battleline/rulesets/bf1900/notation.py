@@ -355,8 +355,9 @@ def parse_orders(text: str) -> tuple[Order, ...]:
             name = tokens[i + 1][0]
             i += 2
             side: Direction | None = None
-            if word == "DROP" and i < len(tokens) and tokens[i] in (("P", False), ("S", False)):
-                side = Direction(tokens[i][0])
+            after = tokens[i] if i < len(tokens) else ("", True)
+            if word == "DROP" and not after[1] and after[0].upper() in ("P", "S"):
+                side = Direction(after[0].upper())
                 i += 1
             try:
                 orders.append(DropOut(name, side) if word == "DROP" else TransferFlag(name))
