@@ -67,18 +67,22 @@ def mm(allowance: tuple[float, float]) -> tuple[float, float]:
 
 
 def test_EX_BF6_03_speed_rises_by_one_box_over_last_turns_move() -> None:
-    """120 mm ship in 20 mm boxes that moved 20 mm may move at most 40 mm (BF6-MOV-03)."""
+    """EX-BF6-03: a 120 mm ship in 20 mm boxes that moved 20 mm may move at most 40 mm
+    (BF6-MOV-03)."""
     log = mm_ship()
     allowance = move_allowance_m(log, SMALL, SMALL.from_table(20))
     assert mm(allowance)[1] == pytest.approx(40)
     check_move("Majestic", SMALL.from_table(40), allowance, SMALL)
-    with pytest.raises(IllegalOrderError, match=r"Majestic.*41 mm.*maximum 40 mm.*BF6-MOV-0"):
+    with pytest.raises(
+        IllegalOrderError, match=r"Majestic.*41 mm.*maximum 40 mm.*BF6-MOV-01/MOV-03"
+    ):
         check_move("Majestic", SMALL.from_table(41), allowance, SMALL)
     with pytest.raises(IllegalOrderError):
         check_move("Majestic", SMALL.from_table(120), allowance, SMALL)
 
 
 def test_AMB_09_uneven_last_move_rises_to_the_next_box_only() -> None:
+    """AMB-09: the cap is the lowest box above last turn's move (BF6-MOV-03)."""
     log = mm_ship()
     assert mm(move_allowance_m(log, SMALL, SMALL.from_table(30)))[1] == pytest.approx(40)
     assert mm(move_allowance_m(log, SMALL, 0.0))[1] == pytest.approx(20)
@@ -86,7 +90,7 @@ def test_AMB_09_uneven_last_move_rises_to_the_next_box_only() -> None:
 
 
 def test_BF6_MOV_01_maximum_is_the_top_undamaged_box() -> None:
-    """Damaged and destroyed boxes never count towards the available speed."""
+    """BF6-MOV-01: damaged and destroyed boxes never count towards the available speed."""
     log = mm_ship()
     log.propulsion.damage()
     log.propulsion.destroy()
@@ -96,6 +100,7 @@ def test_BF6_MOV_01_maximum_is_the_top_undamaged_box() -> None:
 
 
 def test_BF6_MOV_02_a_ship_may_move_less_than_its_maximum() -> None:
+    """BF6-MOV-02: any move between the minimum and the maximum is legal."""
     log = mm_ship()
     allowance = move_allowance_m(log, SMALL, SMALL.from_table(60))
     assert mm(allowance) == pytest.approx((30, 80))
@@ -105,7 +110,8 @@ def test_BF6_MOV_02_a_ship_may_move_less_than_its_maximum() -> None:
 
 
 def test_BF6_MOV_06_AMB_08_minimum_movement_is_half_last_turns_move() -> None:
-    """Ships carry their way: at least half of last turn's move, even when stopping (BF6-CMD-13)."""
+    """BF6-MOV-06, AMB-08: ships carry their way; at least half of last turn's move, even when
+    stopping (BF6-CMD-13)."""
     log = mm_ship()
     allowance = move_allowance_m(log, SMALL, SMALL.from_table(100))
     assert mm(allowance) == pytest.approx((50, 120))
@@ -124,6 +130,7 @@ def test_minimum_never_exceeds_a_damaged_maximum() -> None:
 
 
 def test_BF6_MOV_07_dead_in_the_water_once_the_last_box_is_marked() -> None:
+    """BF6-MOV-07: no movement once every box is marked."""
     log = mm_ship()
     for _ in range(6):
         log.propulsion.damage()
@@ -133,6 +140,7 @@ def test_BF6_MOV_07_dead_in_the_water_once_the_last_box_is_marked() -> None:
 
 
 def test_BF6_SINK_03_a_sinking_ship_does_not_move() -> None:
+    """BF6-SINK-03: a sinking ship makes no further movement."""
     log = mm_ship()
     log.sinking = SinkingState(turns_left=2)
     assert move_allowance_m(log, SMALL, SMALL.from_table(100)) == (0.0, 0.0)
@@ -147,7 +155,7 @@ def test_negative_last_move_is_refused() -> None:
 
 
 def test_BF6_MOV_04_distance_is_measured_from_the_front_edge() -> None:
-    """A straight move of d carries the front edge exactly d along the heading."""
+    """BF6-MOV-04: a straight move of d carries the front edge exactly d along the heading."""
     start = Pose(100, 200, 60)
     track = trace("Majestic", start, [Leg("straight", 1000)], 300, 1000)
     a, b = front_edge(start, 294), front_edge(track.end, 294)
@@ -156,7 +164,8 @@ def test_BF6_MOV_04_distance_is_measured_from_the_front_edge() -> None:
 
 
 def test_EX_BF6_02_BF6_MOV_05_turning_along_the_circle_charges_the_arc_length() -> None:
-    """The figure's case: about 85 mm of movement spent sliding along the turning circle."""
+    """EX-BF6-02, BF6-MOV-05: the figure's case, about 85 mm of movement spent sliding along
+    the turning circle, is charged as arc length."""
     radius = turn_radius_m(mm_ship(), SMALL)
     assert radius == 300.0
     spent = SMALL.from_table(85)
@@ -177,6 +186,7 @@ def test_port_turn_goes_the_other_way() -> None:
 
 
 def test_BF6_CMD_12_a_turn_that_cannot_finish_turns_as_far_as_it_can() -> None:
+    """BF6-CMD-12: no penalty, the ship just turns as far as its movement allows."""
     quarter = 300 * math.pi / 2
     legs = [Leg("turn", turn_deg=180), Leg("straight", 500)]
     track = trace("Majestic", Pose(0, 0, 0), legs, 300, quarter)
@@ -186,6 +196,7 @@ def test_BF6_CMD_12_a_turn_that_cannot_finish_turns_as_far_as_it_can() -> None:
 
 
 def test_BF6_CMD_11_movement_left_after_the_turn_goes_straight_on() -> None:
+    """BF6-CMD-11: once the turn is made, the rest of the move runs along the new heading."""
     quarter = 300 * math.pi / 2
     legs = [Leg("turn", turn_deg=90), Leg("straight", 500)]
     track = trace("Majestic", Pose(0, 0, 0), legs, 300, quarter + 200)
@@ -194,6 +205,7 @@ def test_BF6_CMD_11_movement_left_after_the_turn_goes_straight_on() -> None:
 
 
 def test_REF_BF6_13_tr_hits_and_rudder_damage_widen_the_circle() -> None:
+    """REF-BF6-13 (reconstructed): TR hits, R/ and RC widen the turning circle."""
     log = mm_ship()
     assert turn_radius_m(log, SMALL) == 300
     log.tr_hits = 1
@@ -209,6 +221,7 @@ def test_REF_BF6_13_tr_hits_and_rudder_damage_widen_the_circle() -> None:
 
 
 def test_REF_BF6_13_jammed_rudder_forces_the_turn_that_way() -> None:
+    """REF-BF6-13 (reconstructed): a jammed rudder turns every leg to the jammed side."""
     log = mm_ship()
     log.rudder = RudderState.JAMMED_STARBOARD
     assert turn_radius_m(log, SMALL) == 300 and forced_turn(log) == 1

@@ -36,7 +36,8 @@ def make_class(ship_type: ShipType = ShipType.BATTLESHIP) -> ShipClass:
 
 
 def test_REF_BF6_01_public_distances_per_km_match_the_surviving_table() -> None:
-    """The three public scales: 85 mm, 17 cm and 10.5 in per km, and their derived rows."""
+    """The three public scales: 85 mm, 17 cm and 10.5 in per km, and their derived rows;
+    distances are in millimetres or inches by scale (BF6-GEN-09)."""
     small, medium, large = SCALES["small"], SCALES["medium"], SCALES["large"]
     assert (small.table_unit, medium.table_unit, large.table_unit) == ("mm", "mm", "in")
     assert small.to_table(1000) == pytest.approx(85)
