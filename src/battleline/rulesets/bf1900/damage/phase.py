@@ -1,0 +1,94 @@
+"""The Damage Phase runner: Steps One to Four in order over all ships (BF6-DMG-02/03).
+
+Fire between the sides is simultaneous, but the steps are not: each step finishes for every ship
+before the next begins, and its results pre-empt the later steps without undoing damage already
+done (EX-BF6-08/09/10). Damage-control declarations were written before the phase; at the start of
+Step Three those that Steps One and Two made impossible are dropped with a note (the order was legal
+when given), and a sinking ship's are all dropped (BF6-SINK-03).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from battleline.engine.dice import Dice
+from battleline.engine.events import EventKind, EventLog
+from battleline.rulesets.bf1900.charts import Charts
+from battleline.rulesets.bf1900.damage.codes import apply_codes
+from battleline.rulesets.bf1900.damage.declarations import DCDeclaration
+from battleline.rulesets.bf1900.damage.step1 import fire_and_flooding
+from battleline.rulesets.bf1900.damage.step2 import resolve_hits
+from battleline.rulesets.bf1900.damage.step3 import resolve_damage_control, usable_declarations
+from battleline.rulesets.bf1900.damage.step4 import run_step_four
+from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
+from battleline.rulesets.bf1900.shiplog import ShipLog
+
+STEPS = (
+    "Step One: fire and flooding",
+    "Step Two: hits",
+    "Step Three: damage control",
+    "Step Four: sinking and listing",
+)
+
+
+def _step(events: EventLog, number: int) -> None:
+    events.emit(EventKind.PHASE, f"Damage {STEPS[number - 1]}", step=number)
+
+
+def run_damage_phase(
+    logs: Mapping[str, ShipLog],
+    shell_sets: Sequence[ShellSet],
+    torpedo_hits: Sequence[TorpedoHit],
+    declarations: Mapping[str, Sequence[DCDeclaration]],
+    charts: Charts,
+    dice: Dice,
+    events: EventLog,
+) -> None:
+    """Run the whole Damage Phase on ``logs`` in place (BF6-DMG-02..13, BF6-SINK, BF6-DC).
+
+    ``declarations`` maps a ship's name to its Step Three declarations (validated when ordered
+    with :func:`~battleline.rulesets.bf1900.damage.step3.validate_declarations`).
+    """
+    for log in logs.values():
+        log.counterflood_locked.clear()  # a failed counterflood locks a zone for one phase only
+
+    _step(events, 1)
+    for log in logs.values():
+        fire_and_flooding(log, charts, dice, events, apply_codes)
+
+    _step(events, 2)
+    resolve_hits(logs, shell_sets, torpedo_hits, charts, dice, events, apply_codes)
+
+    _step(events, 3)
+    for name in declarations:
+        if name not in logs:
+            events.emit(EventKind.NOTE, f"damage control for unknown ship {name!r} ignored")
+    for name, log in logs.items():
+        run_step_three(log, declarations.get(name, ()), charts, dice, events)
+
+    _step(events, 4)
+    for log in logs.values():
+        run_step_four(log, charts, dice, events)
+
+
+def run_step_three(
+    log: ShipLog,
+    decls: Sequence[DCDeclaration],
+    charts: Charts,
+    dice: Dice,
+    events: EventLog,
+) -> None:
+    """Step Three for one ship: re-check the declarations against the log now, then roll them."""
+    if log.sunk:
+        return
+    if log.sinking is not None:
+        if decls:
+            events.emit(
+                EventKind.NOTE,
+                f"{log.name}: sinking, no damage control (BF6-SINK-03)",
+                ship=log.name,
+            )
+        return
+    kept = usable_declarations(log, decls, events)
+    if kept or log.scuttling:
+        resolve_damage_control(log, kept, charts, dice, events)
