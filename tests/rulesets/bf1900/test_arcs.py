@@ -188,6 +188,15 @@ def test_BF6_BEAM_04_pattern_0_all_beam_centred() -> None:
     assert side_layout(0, 3) == (BEAM_CENTRED_135,) * 3
 
 
+def test_battery_boxes_alternate_sides_beam_guns_last() -> None:
+    """Box order: sides alternate, each side bow, stern, beam; an odd gun goes to starboard."""
+    layout = battery_layout(battery(2, 11))
+    assert [g.side[0] for g in layout] == list("pspspspspss")
+    beam = BEAM_CENTRED_135
+    assert [g.arc for g in layout[-3:]] == [mirror(beam), beam, beam]
+    assert [g.index for g in layout] == list(range(11))
+
+
 def test_BF6_BEAM_01_battery_is_half_each_side_and_port_mirrors_starboard() -> None:
     """BF6-BEAM-01: half the guns each side; port arcs are the starboard arcs mirrored."""
     layout = battery_layout(battery(1, 6))
@@ -229,8 +238,8 @@ def test_guns_bearing_lists_every_mounting_and_skips_guns_out_of_action() -> Non
     # starboard beam: A, Z, C bear; all 5 starboard secondaries bear.
     assert counts == {"A": (2, 2), "Z": (2, 2), "C": (1, 1), "sec": (5, 5)}
     log.positions["Z"].slashes = 1
-    log.batteries["sec"][9] = Mark.DESTROYED  # a starboard beam gun
-    log.batteries["sec"][0] = Mark.DAMAGED  # a port gun: irrelevant to starboard
+    log.batteries["sec"][9] = Mark.DESTROYED  # the starboard beam gun
+    log.batteries["sec"][8] = Mark.DAMAGED  # the port beam gun: irrelevant to starboard
     counts = {r.key: (r.guns, r.in_arc) for r in guns_bearing(log, pose, target)}
     assert counts["Z"] == (0, 2)
     assert counts["sec"] == (4, 5)

@@ -9,8 +9,10 @@ member, the second the starboard one: B/C, D/E, M/O, P/R, S/U, V/W, X/Y. N, Q an
 in the rules; asking for one raises :class:`~battleline.errors.RulesDataError`.
 
 A beam-pattern battery of ``n`` guns has ``n // 2`` guns on the port side and the rest on the
-starboard side. Box ``i`` of the battery in the ship log is gun ``i`` of :func:`battery_layout`:
-port guns first, then starboard, each side listed bow-anchored, stern-anchored, beam-centred.
+starboard side. Box ``i`` of the battery in the ship log is gun ``i`` of :func:`battery_layout`.
+Each side is listed bow-anchored, stern-anchored, beam-centred, and the two sides alternate (port,
+starboard, port, ...), so that damage taking the highest-numbered gun first (BF6-PAT-01) strikes
+the two sides in turn, beam guns first.
 """
 
 from __future__ import annotations
@@ -140,13 +142,11 @@ def battery_layout(mount: Mounting) -> tuple[BatteryGun, ...]:
     if mount.beam_pattern is None:
         raise ValueError(f"mounting {mount.key!r} is not a beam-pattern battery")
     port_n = mount.guns // 2
-    star_n = mount.guns - port_n
-    out: list[BatteryGun] = []
-    for arc in side_layout(mount.beam_pattern, port_n):
-        out.append(BatteryGun(len(out), "port", mirror(arc)))
-    for arc in side_layout(mount.beam_pattern, star_n):
-        out.append(BatteryGun(len(out), "starboard", arc))
-    return tuple(out)
+    port = [("port", mirror(a)) for a in side_layout(mount.beam_pattern, port_n)]
+    starboard = [("starboard", a) for a in side_layout(mount.beam_pattern, mount.guns - port_n)]
+    order = [g for pair in zip(port, starboard, strict=False) for g in pair]
+    order += starboard[len(port) :]
+    return tuple(BatteryGun(i, side, arc) for i, (side, arc) in enumerate(order))
 
 
 def mounting_arcs(mount: Mounting) -> tuple[Arc, ...]:

@@ -40,6 +40,7 @@ from battleline.rulesets.bf1900.arcs import (
     bearing_guns,
     position_arcs,
 )
+from battleline.rulesets.bf1900.damage.step4 import abandon_guns_roll
 from battleline.rulesets.bf1900.hits import Ammo, Aspect, ShellSet, embattled_side
 from battleline.rulesets.bf1900.los import SightLines
 from battleline.rulesets.bf1900.scales import Scale
@@ -577,32 +578,6 @@ def measure(
 # -- the phase -----------------------------------------------------------------------------
 
 
-def crew_abandon_roll(log: ShipLog, dice: Dice, events: EventLog) -> bool:
-    """A sinking ship's crews roll to stay at the guns (BF6-SINK-04, AMB-26).
-
-    1–3: the ship may fire its guns in action this turn; 4–6: every gun is abandoned for good.
-    Returns True if the guns are abandoned.
-    """
-    assert log.sinking is not None
-    roll = dice.d6("sinking ship: crews stay at the guns", ship=log.name)
-    if roll >= 4:
-        log.sinking.guns_abandoned = True
-        events.emit(
-            EventKind.SINKING,
-            f"{log.name}: crews abandon the guns, rolls {roll} → no more gunfire (BF6-SINK-04)",
-            ship=log.name,
-            roll=roll,
-        )
-        return True
-    events.emit(
-        EventKind.NOTE,
-        f"{log.name}: crews stay at the guns of the sinking ship, rolls {roll} (BF6-SINK-04)",
-        ship=log.name,
-        roll=roll,
-    )
-    return False
-
-
 def shell_sets(m: Measurement, firer: ShipLog, events: EventLog) -> list[ShellSet]:
     """The rounds of a hit zone, one set per mounting, for Damage Step Two (BF6-HIT-01)."""
     e = m.entry
@@ -660,7 +635,8 @@ def resolve_gunnery(
     abandoned: set[str] = set()
     for name in dict.fromkeys(e.firer for e in entries):
         log = logs[name]
-        if log.sinking is not None and crew_abandon_roll(log, dice, events):
+        # BF6-SINK-04, AMB-26: every Gunnery Phase in which a sinking ship wants to fire.
+        if log.sinking is not None and not abandon_guns_roll(log, dice, events):
             abandoned.add(name)
     fired_half: dict[str, set[str]] = {n: set() for n in logs}
     out: list[ShellSet] = []
