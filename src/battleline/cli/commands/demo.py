@@ -77,7 +77,8 @@ class Narrator:
             elif e.kind is EventKind.RESULT:
                 pass
             elif e.kind in _STYLE:
-                dice = f"  [dice {' '.join(self.rolls)}]" if self.rolls else ""
+                shown = self.rolls and "roll" not in e.text
+                dice = f"  [dice {' '.join(self.rolls)}]" if shown else ""
                 self.console.print(Text(f"  {e.text}{dice}", style=_STYLE[e.kind]))
             self.rolls.clear()
         self._flush_shots(shots)

@@ -404,7 +404,25 @@ def resolve_torpedo(state: GameState, orders: Orders, dice: SeededDice, events: 
 
 
 def resolve_damage(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
-    """Damage Steps One to Four (BF6-DMG-02); a no-op until ``damage.phase`` is installed."""
+    """Damage Steps One to Four (BF6-DMG-02..13): fire and flooding, the turn's shell sets and
+    torpedo hits, the declared damage control, sinking and listing (``damage.phase``; a no-op
+    while that module is not installed)."""
+    phase = _module("damage.phase")
+    if phase is None:
+        return
+    declarations: dict[str, list[Any]] = {}
+    for side in state.sides:
+        for decl in orders[side]:
+            declarations.setdefault(decl.ship, []).append(decl)
+    phase.run_damage_phase(
+        state.logs,
+        list(state.shell_sets),
+        list(state.torpedo_hits),
+        declarations,
+        _charts(),
+        dice,
+        events,
+    )
 
 
 def end_turn(state: GameState, events: EventLog) -> Result | None:
