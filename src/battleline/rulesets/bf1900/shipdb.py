@@ -37,6 +37,7 @@ from battleline.rulesets.bf1900.conversion import (
 from battleline.rulesets.bf1900.ship import GunClass, Mounting, Rating, ShipClass, ShipType
 
 __all__ = [
+    "AmbiguousShipError",
     "ShipDatabase",
     "class_of_ship",
     "get_ship_class",
@@ -380,11 +381,13 @@ class ShipDatabase:
 
     classes: Mapping[str, ShipClass]
     aliases: Mapping[str, str]  # normalised alias or class name -> class name
-    ship_index: Mapping[str, str]  # normalised ship name -> class name
+    ship_index: Mapping[str, tuple[str, ...]]  # normalised ship name -> class names
     files: Mapping[str, str]  # class name -> file it came from
 
     def _suggest(self, name: str) -> list[str]:
-        names = [*self.classes, *(s for c in self.classes.values() for s in c.ships)]
+        names = list(
+            dict.fromkeys([*self.classes, *(s for c in self.classes.values() for s in c.ships)])
+        )
         return difflib.get_close_matches(name, names, n=5, cutoff=0.5) or sorted(self.classes)
 
     def get(self, name: str) -> ShipClass:
@@ -392,20 +395,48 @@ class ShipDatabase:
         key = _norm(name)
         if key.endswith("class") and key[:-5] in self.aliases:
             key = key[:-5]
-        cls_name = self.aliases.get(key) or self.ship_index.get(key)
+        cls_name = self.aliases.get(key)
+        if cls_name is None and len(self.ship_index.get(key, ())) == 1:
+            cls_name = self.ship_index[key][0]
         if cls_name is None:
             raise UnknownNameError("ship class", name, self._suggest(name))
         return self.classes[cls_name]
 
-    def class_of_ship(self, ship: str) -> ShipClass:
-        """The class of a named ship (ship names first, then class names and aliases)."""
-        cls_name = self.ship_index.get(_norm(ship))
-        if cls_name is not None:
-            return self.classes[cls_name]
+    def class_of_ship(self, ship: str, navy: str | None = None) -> ShipClass:
+        """The class of a named ship (ship names first, then class names and aliases).
+
+        A name shared by ships of two navies (HMS Diana, the Russian Diana) needs ``navy``.
+        """
+        found = [
+            self.classes[c]
+            for c in self.ship_index.get(_norm(ship), ())
+            if navy is None or _norm(self.classes[c].navy) == _norm(navy)
+        ]
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise AmbiguousShipError(ship, [f"{c.name} ({c.navy})" for c in found])
         try:
-            return self.get(ship)
+            cls = self.get(ship)
         except UnknownNameError:
             raise UnknownNameError("ship", ship, self._suggest(ship)) from None
+        if navy is not None and _norm(cls.navy) != _norm(navy):
+            raise UnknownNameError("ship", f"{ship} ({navy})", self._suggest(ship))
+        return cls
+
+
+class AmbiguousShipError(UnknownNameError):
+    """A ship name that belongs to ships of more than one navy; name the navy too."""
+
+    def __init__(self, ship: str, candidates: list[str]) -> None:
+        super().__init__("ship", ship, candidates)
+        self.args = (
+            f"ship name {ship!r} is ambiguous: it names ships of {', '.join(candidates)};"
+            " give the navy as well",
+        )
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 def _ship_files(path: str | Path | None) -> list[tuple[str, Traversable | Path]]:
@@ -438,7 +469,7 @@ def _build(
 ) -> ShipDatabase:
     classes: dict[str, ShipClass] = {}
     aliases: dict[str, str] = {}
-    ship_index: dict[str, str] = {}
+    ship_index: dict[str, tuple[str, ...]] = {}
     origin: dict[str, str] = {}
     for name, res in files:
         raw = _read(name, res)
@@ -464,10 +495,10 @@ def _build(
                 aliases[key] = cls.name
             for ship in cls.ships:
                 key = _norm(ship)
-                if ship_index.get(key, cls.name) != cls.name:
-                    other = ship_index[key]
-                    raise f.fail("ships", f"ship {ship!r} is already in class {other!r}")
-                ship_index[key] = cls.name
+                for other in ship_index.get(key, ()):
+                    if classes[other].navy == cls.navy:
+                        raise f.fail("ships", f"ship {ship!r} is already in class {other!r}")
+                ship_index[key] = (*ship_index.get(key, ()), cls.name)
     return ShipDatabase(classes, aliases, ship_index, origin)
 
 
@@ -496,6 +527,7 @@ def get_ship_class(name: str, path: str | Path | None = None) -> ShipClass:
     return load_database(path).get(name)
 
 
-def class_of_ship(ship: str, path: str | Path | None = None) -> ShipClass:
-    """The class a named ship belongs to, for scenarios ('Oslyabya' → Peresviet)."""
-    return load_database(path).class_of_ship(ship)
+def class_of_ship(ship: str, navy: str | None = None, path: str | Path | None = None) -> ShipClass:
+    """The class a named ship belongs to, for scenarios ('Oslyabya' → Peresviet); ``navy``
+    settles names two navies share."""
+    return load_database(path).class_of_ship(ship, navy)
