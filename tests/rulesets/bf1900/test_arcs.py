@@ -103,7 +103,9 @@ CASES = [
 def test_BF6_POS_01_to_11_each_position_interval(
     position: str, inside: list[float], outside: list[float]
 ) -> None:
-    """BF6-POS-01..11: each position's interval from the inventory, edges inclusive (AMB-15)."""
+    """Each position's interval from the inventory, edges inclusive (AMB-15): BF6-POS-01,
+    BF6-POS-02, BF6-POS-03, BF6-POS-04, BF6-POS-05, BF6-POS-06, BF6-POS-07, BF6-POS-08,
+    BF6-POS-09, BF6-POS-10, BF6-POS-11."""
     for theta in inside:
         assert bears(position, theta), (position, theta)
     for theta in outside:
@@ -111,7 +113,7 @@ def test_BF6_POS_01_to_11_each_position_interval(
 
 
 def test_BF6_POS_01_and_09_A_and_Z_are_265_degrees() -> None:
-    """BF6-POS-01/09: A and Z cover 265°, blind 95° on the stern / bow."""
+    """BF6-POS-01, BF6-POS-09: A and Z cover 265°, blind 95° on the stern / bow."""
     assert arc_width(position_arcs("A")[0]) == 265.0
     assert arc_width(position_arcs("Z")[0]) == 265.0
     assert not bears("A", 180.0) and not bears("Z", 0.0)

@@ -222,7 +222,7 @@ def test_BF6_GUN_04_gun_without_penetration_at_the_bracket_refused() -> None:
 
 
 def test_BF6_LOS_01_02_no_fire_without_line_of_sight() -> None:
-    """BF6-LOS-01/02: a ship between firer and target blocks fire; the error names it."""
+    """BF6-LOS-01, BF6-LOS-02: a ship between firer and target blocks fire; the error names it."""
     poses, logs = table()
     poses["T7"] = Pose(0.0, 6000.0, 90.0)  # behind T1
     logs["T7"] = ShipLog("T7", CLASS, side="Russia")
@@ -243,7 +243,8 @@ def test_BF6_LOS_01_02_no_fire_without_line_of_sight() -> None:
     ],
 )
 def test_target_out_of_arc_refused(text: str, rule: str) -> None:
-    """BF6-POS-01..11, BF6-BEAM-02..04: every assigned mounting must bear on the target."""
+    """Every assigned mounting must bear on the target (BF6-POS-01, BF6-POS-02, BF6-POS-03,
+    BF6-POS-09, BF6-BEAM-04)."""
     msg = refused(text, rule=rule)
     assert "cannot bear" in msg
 
@@ -377,8 +378,8 @@ def shoot(text: str, targets: dict[str, Pose] | None = None) -> tuple[list[Shell
     ],
 )
 def test_BF6_MEAS_03_04_BF6_DZ_02_hit_zone_in_bracket_2(estimate: int, hit: bool) -> None:
-    """BF6-MEAS-03/04, BF6-DZ-02, AMB-18: leading edge 2700 m is in bracket 2, so the target
-    area runs from 2700 m to 2700 + ¼ × 2500 = 3325 m (beyond the far edge at 3200 m).
+    """BF6-GUN-03, BF6-MEAS-03, BF6-MEAS-04, BF6-DZ-02, AMB-18: leading edge 2700 m is in
+    bracket 2, so the target area runs from 2700 m to 2700 + ¼ × 2500 = 3325 m (beyond the far edge at 3200 m).
     3400 m would be inside a danger zone measured from the far edge: AMB-18 says leading edge."""
     _, mark = shoot(f"Fuji: T1 @{estimate} A:2", {"T1": TARGETS["T1"]})
     assert mark.kind is (EventKind.HIT_ZONE if hit else EventKind.SPLASH)
