@@ -379,8 +379,9 @@ def shoot(text: str, targets: dict[str, Pose] | None = None) -> tuple[list[Shell
 )
 def test_BF6_MEAS_03_04_BF6_DZ_02_hit_zone_in_bracket_2(estimate: int, hit: bool) -> None:
     """BF6-GUN-03, BF6-MEAS-03, BF6-MEAS-04, BF6-DZ-02, AMB-18: leading edge 2700 m is in
-    bracket 2, so the target area runs from 2700 m to 2700 + ¼ × 2500 = 3325 m (beyond the far edge at 3200 m).
-    3400 m would be inside a danger zone measured from the far edge: AMB-18 says leading edge."""
+    bracket 2, so the target area runs from 2700 m to 2700 + ¼ × 2500 = 3325 m (beyond the
+    far edge at 3200 m). 3400 m would be inside a danger zone measured from the far edge;
+    AMB-18 measures it from the leading edge."""
     _, mark = shoot(f"Fuji: T1 @{estimate} A:2", {"T1": TARGETS["T1"]})
     assert mark.kind is (EventKind.HIT_ZONE if hit else EventKind.SPLASH)
     assert (mark.data["x"], mark.data["y"]) == pytest.approx((0.0, 50.0 + estimate))

@@ -117,7 +117,8 @@ def test_property_hit_zone_iff_estimate_within_extent_plus_danger_zone(
     fx: float, fy: float, fh: float, dist_c: float, brg: float, th: float, offset: float
 ) -> None:
     """BF6-MEAS-03, BF6-MEAS-04, BF6-DZ-01, BF6-DZ-02, BF6-DZ-03: hit ⇔ the estimate
-    point is on the target's base, or between its leading edge and the leading edge plus the bracket's danger zone.
+    point is on the target's base, or between its leading edge and the leading edge plus the
+    bracket's danger zone.
 
     The target stands ``dist_c`` from the firer on bearing ``brg``; the estimate is drawn near
     it (``offset`` from its leading edge) so every edge of base and danger zone is exercised."""
