@@ -395,3 +395,35 @@ def test_resolving_eighty_ships_is_fast() -> None:
     assert all(c.ship.startswith("J") or c.ship == "X" for c in contacts)
     assert out["X"].length_m < 2500
     assert all(out[f"C{i}"] == tracks[f"C{i}"] for i in range(40))
+
+
+ship_strategy = st.tuples(
+    st.floats(-1500, 1500),
+    st.floats(-1500, 1500),
+    st.floats(0, 360, exclude_max=True),
+    legs_strategy,
+    st.floats(0, 2500),
+)
+
+
+@given(st.lists(ship_strategy, min_size=2, max_size=6))
+def test_property_resolved_bases_never_end_overlapping(
+    ships: list[tuple[float, float, float, list[Leg], float]],
+) -> None:
+    """Ships cannot pass through other ships: after resolution no two bases that were apart at
+    the start overlap, and no track is longer than planned."""
+    tracks = {
+        f"S{i}": trace(f"S{i}", Pose(x, y, h), legs, 300, allowance)
+        for i, (x, y, h, legs, allowance) in enumerate(ships)
+    }
+    sizes = dict.fromkeys(tracks, SIZE)
+    out, _ = resolve_tracks(tracks, sizes, [], {})
+    names = sorted(tracks)
+    for i, a in enumerate(names):
+        assert out[a].length_m <= tracks[a].length_m + 1e-9
+        for b in names[i + 1 :]:
+            at_start = footprint(tracks[a].start, *SIZE).intersects(
+                footprint(tracks[b].start, *SIZE)
+            )
+            if not at_start:
+                assert not footprint(out[a].end, *SIZE).intersects(footprint(out[b].end, *SIZE))
