@@ -32,6 +32,9 @@ def _apply(log, codes, dice_values, charts=None, aspect=Aspect.PORT, events=None
 
 
 def test_parse_counted_and_fixed_column_codes() -> None:
+    """BF6-DTYPE-03: the codes of the text (Px, P, FL, S, T, M, BR, ST, R, DC, CT) parse."""
+    for name in ("Px", "P", "FL", "S", "T", "M", "BR", "ST", "R", "DC", "CT"):
+        assert parse_code(name).name == name
     assert parse_code("3F") == Code("F", 3)
     assert parse_code("2IF") == Code("IF", 2)
     assert parse_code("150FL") == Code("FL", 1, 150)
@@ -116,7 +119,8 @@ def test_BF6_PROP_04_overflow_goes_to_the_margin() -> None:
 
 
 def test_EX_BF6_12_lettered_position_takes_unlimited_slashes() -> None:
-    """BF6-LET-01/02: a second hit on A (1 slash) gives 2 slashes; each M is located anew."""
+    """BF6-LET-01, BF6-LET-02: a second hit on A (1 slash) gives 2 slashes; each M is located
+    anew and there is no cap."""
     log = make_log(majestic())
     log.positions["A"].slashes = 1
     # location 2 → A; Main/TT critical check rolls 1 → '-'

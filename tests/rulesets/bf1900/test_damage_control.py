@@ -103,6 +103,13 @@ def test_bad_notation_is_a_syntax_error_naming_the_ship(text: str, fragment: str
         parse_declaration("Mikasa", text)
 
 
+def test_BF6_CF_02_read_message_is_not_a_damage_control_action() -> None:
+    """The Read Message functions belong to the Command Phase, not Step Three."""
+    with pytest.raises(OrderSyntaxError, match="unknown damage-control action"):
+        parse_declaration("Mikasa", "READ-MESSAGE")
+    assert "READ_MESSAGE_1" not in {a.chart_key for a in DCAction}
+
+
 def test_command_functions_and_chart_rows() -> None:
     assert DCAction.FLOOD_MAGAZINE.is_command_function
     assert not DCAction.SINK_MINUS_1.is_command_function
@@ -234,7 +241,26 @@ def test_BF6_REP_10_secure_needs_a_free_rudder() -> None:
         validate_declarations(log, _decls(log, "FREE"))
 
 
+def test_BF6_DC_01_simultaneous_a_box_repaired_now_gives_no_die_now() -> None:
+    """Eligibility is judged as the step begins: repairing a DC box adds no die this step."""
+    log = make_log(destroyer())
+    log.dc_boxes[0] = Mark.DAMAGED  # two dice
+    log.propulsion.damaged = 2
+    validate_declarations(log, _decls(log, "DC; P"))
+    with pytest.raises(IllegalOrderError, match="BF6-DC-04"):
+        validate_declarations(log, _decls(log, "DC; P; P"))
+
+
 # -- resolution ---------------------------------------------------------------------------------
+
+
+def test_BF6_REP_05_only_the_named_repair_is_made() -> None:
+    """The player names the repair before rolling: M:Z repairs Z, never A."""
+    log = make_log(majestic())
+    log.positions["A"].slashes = 1
+    log.positions["Z"].slashes = 1
+    _resolve(log, "M:Z", [6])
+    assert (log.positions["A"].slashes, log.positions["Z"].slashes) == (1, 0)
 
 
 def test_BF6_REP_02_success_within_the_chart_range() -> None:
@@ -259,6 +285,7 @@ def test_BF6_REP_06_margin_first_then_box_and_bridge() -> None:
 
 
 def test_BF6_REP_03_each_slash_repaired_separately_and_REP_07() -> None:
+    """BF6-REP-03 each slash is one repair; BF6-REP-07 Repair M and ST (one TR hit each)."""
     log = make_log(majestic())
     log.positions["A"].slashes = 2
     log.tr_hits = 2

@@ -47,7 +47,8 @@ def test_BF6_DMG_02_steps_run_in_order() -> None:
 
 
 def test_EX_BF6_08_hit_from_a_gun_lost_in_step_one_still_lands() -> None:
-    """BF6-DMG-09: the firer's turret A is knocked out in Step One; its hit still counts."""
+    """BF6-DMG-09, BF6-DMG-03: the firer's turret A is knocked out in Step One (a fire roll,
+    BF6-DMG-04); its shell hit is still rolled in Step Two (BF6-DMG-07) and still counts."""
     firer, target = make_log(majestic(), "Firer"), make_log(majestic(), "Target")
     firer.fires_internal = 1
     rolls = [

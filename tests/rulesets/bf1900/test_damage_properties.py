@@ -90,7 +90,8 @@ def _propulsion_ok(p: PropulsionBoxes) -> bool:
 
 @given(st.lists(st.sampled_from(["P", "Px", "repair"]), max_size=40))
 def test_propulsion_boxes_stay_ordered(ops: list[str]) -> None:
-    """BF6-PROP-03/04/05: destroyed…damaged…undamaged, margin only with no undamaged box."""
+    """BF6-PROP-02, BF6-PROP-03, BF6-PROP-04, BF6-PROP-05: one mark a box, read
+    destroyed…damaged…undamaged, margin only with no undamaged box."""
     p = PropulsionBoxes((20, 17, 14, 10, 7, 3))
     destroyed = 0
     for op in ops:

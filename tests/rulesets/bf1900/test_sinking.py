@@ -41,6 +41,7 @@ def test_EX_DRV_04_four_points_no_roll_five_points_roll() -> None:
 
 
 def test_BF6_SINK_01_02_inside_the_range_sinks_in_the_printed_turns() -> None:
+    """BF6-SINK-01: a roll inside the row's range sinks her; BF6-SINK-02: in its turns."""
     charts = FakeCharts(sink={6: (5, 6, 3)})
     log = _flooded(forward=FloodLevel.HEAVY, aft=FloodLevel.HEAVY)
     events = EventLog()
