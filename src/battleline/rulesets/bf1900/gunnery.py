@@ -476,6 +476,12 @@ def validate_entries(
     """
     sight = sight if sight is not None else sight_lines(poses, logs, scale, land)
     check = _Checker(poses, logs, scale, sight, turn)
+    # One vectorised sight-line query for every pair on the table (BF6-LOS-01/02).
+    sight.prime(
+        (e.firer, e.target)
+        for e in entries
+        if e.firer != e.target and e.firer in sight.funnels and e.target in sight.funnels
+    )
     by_firer: dict[str, list[tuple[GunneryEntry, int]]] = {}
     for e in entries:
         if side is not None and e.firer in logs and logs[e.firer].side != side:
