@@ -754,7 +754,7 @@ def plan_division_move(
             after.append(step)
 
     wakes = dict(division.wake)
-    clean = not lead_steps
+    clean = not lead_steps and division.formation is not Formation.NONE
     legs: dict[str, tuple[Leg, ...]] = {}
     allowance: dict[str, float] = {}
     paths: dict[str, tuple[Step, ...]] = {}
