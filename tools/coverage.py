@@ -14,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 ID_RE = re.compile(
-    r"\b((?:BF6|BF12C?|TGD|DBA)-[A-Z]+-\d+|EX-[A-Z0-9]+-\d+|AMB-\d+|REF-[A-Z0-9]+-\d+)\b"
+    r"(?<![A-Za-z0-9])((?:BF6|BF12C?|TGD|DBA)-[A-Z]+-\d+|EX-[A-Z0-9]+-\d+|AMB-\d+|REF-[A-Z0-9]+-\d+)(?![0-9])"
 )
 ITEM_RE = re.compile(r"^- \*\*((?:BF6|BF12C?|TGD|DBA)-[A-Z]+-\d+|EX-[A-Z0-9]+-\d+)\*\*(.*)$")
 
@@ -22,7 +22,7 @@ ITEM_RE = re.compile(r"^- \*\*((?:BF6|BF12C?|TGD|DBA)-[A-Z]+-\d+|EX-[A-Z0-9]+-\d
 def _normalise(text: str) -> str:
     """IDs appear in test names with underscores (EX_BF6_11): read those too."""
     return re.sub(
-        r"\b(BF6|BF12C?|TGD|DBA|EX|AMB|REF)_([A-Z0-9]+)_(\d+)",
+        r"(?<![A-Za-z0-9])(BF6|BF12C?|TGD|DBA|EX|AMB|REF)_([A-Z0-9]+)_(\d+)",
         lambda m: f"{m.group(1)}-{m.group(2)}-{m.group(3)}",
         text,
     )
