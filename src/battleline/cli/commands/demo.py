@@ -20,7 +20,7 @@ from battleline.engine import Game, GameRecord, new_game
 from battleline.engine.events import Event, EventKind
 from battleline.engine.state import GameState
 
-DEFAULT_SCENARIO = "tsushima-strait-1904"
+DEFAULT_SCENARIO = "channel-1900"
 
 #: Events shown as one narrative line each, with the style of the line.
 _STYLE: dict[EventKind, str] = {
