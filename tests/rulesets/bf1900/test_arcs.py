@@ -121,9 +121,11 @@ def test_BF6_POS_01_and_09_A_and_Z_are_265_degrees() -> None:
 
 def test_EX_BF6_07_B_C_total_arc_is_182_5_degrees() -> None:
     """EX-BF6-07 (BF6-POS-02): shared 95° bow arc plus own 135° side arc = 182.5° per gun."""
-    assert union_width(position_arcs("C")) == pytest.approx(182.5, abs=0.5)
-    assert union_width(position_arcs("B")) == pytest.approx(182.5, abs=0.5)
-    assert union_width(position_arcs("Y")) == pytest.approx(182.5, abs=0.5)
+    assert union_width(position_arcs("C")) == 182.5
+    assert union_width(position_arcs("B")) == 182.5
+    assert union_width(position_arcs("Y")) == 182.5
+    assert union_width(position_arcs("A")) == 265.0
+    assert union_width(position_arcs("centreline")) == 190.0
 
 
 def test_AMB_13_14_first_letter_is_port() -> None:

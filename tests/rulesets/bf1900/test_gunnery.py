@@ -86,6 +86,7 @@ MOUNTINGS = (
     mount("E", 1, 2, (5, 4, 2, None), position="E"),
     mount("sec", 2, 10, (5, 4, 2, None), pattern=2),
     mount("tert", 1, 8, (1, None, None, None), pattern=0, gun_class=GunClass.TERTIARY, shell=1),
+    mount("cl", 1, 1, (5, 4, 2, None), position="centreline"),
 )
 
 CLASS = ShipClass(
@@ -247,6 +248,15 @@ def test_target_out_of_arc_refused(text: str, rule: str) -> None:
     BF6-POS-09, BF6-BEAM-04)."""
     msg = refused(text, rule=rule)
     assert "cannot bear" in msg
+
+
+def test_BF6_POS_11_AMB_16_centre_line_gun_fires_to_either_beam_as_ROF_allows() -> None:
+    """BF6-POS-11, AMB-16: a centre-line gun may take a target on either beam, but its single
+    round at ROF 1 goes to one of them."""
+    check("Fuji: T2 @3000 cl:1")
+    check("Fuji: T3 @3000 cl:1")
+    refused("Fuji: T1 @3000 cl:1", rule="BF6-POS-11")
+    refused("Fuji: T2 @3000 cl:1", "Fuji: T3 @3000 cl:1", rule="BF6-ROF-03")
 
 
 def test_BF6_ROF_01_guns_out_of_action_cannot_fire() -> None:

@@ -58,14 +58,19 @@ def arc_width(arc: Arc) -> float:
     return 360.0 if width == 0.0 and end != start else width
 
 
-def union_width(arcs: tuple[Arc, ...], step: float = 0.5) -> float:
-    """Width in degrees of a union of arcs, sampled every ``step`` degrees (edges counted).
-
-    Used to check totals such as the B/C gun's 182.5° (EX-BF6-07); accurate to ``step``.
-    """
-    n = round(360.0 / step)
-    covered = sum(1 for i in range(n) if any(in_arc(i * step, *a) for a in arcs))
-    return covered * step
+def union_width(arcs: tuple[Arc, ...]) -> float:
+    """Exact width in degrees of a union of arcs (e.g. the B/C gun's 182.5°, EX-BF6-07)."""
+    pieces: list[tuple[float, float]] = []
+    for arc in arcs:
+        start, width = arc[0], arc_width(arc)
+        end = start + width
+        pieces += [(start, 360.0), (0.0, end - 360.0)] if end > 360.0 else [(start, end)]
+    total, reach = 0.0, -1.0
+    for lo, hi in sorted(pieces):
+        if hi > reach:
+            total += hi - max(lo, reach)
+            reach = hi
+    return total
 
 
 # Starboard-side union of arcs for each pair (BF6-POS-02..08).
