@@ -34,12 +34,7 @@ from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
 from battleline.engine.geometry import Pose, in_arc
 from battleline.errors import IllegalOrderError, OrderSyntaxError
-from battleline.rulesets.bf1900.arcs import (
-    Arc,
-    battery_layout,
-    bearing_guns,
-    position_arcs,
-)
+from battleline.rulesets.bf1900.arcs import Arc, battery_layout, bearing_guns, mounting_arcs
 from battleline.rulesets.bf1900.damage.step4 import abandon_guns_roll
 from battleline.rulesets.bf1900.hits import Ammo, Aspect, ShellSet, embattled_side
 from battleline.rulesets.bf1900.los import SightLines
@@ -309,15 +304,10 @@ class _Checker:
                 ) from None
             bears = bearing_guns(firer, mount, theta)
             if bears.in_arc == 0:
-                arcs = (
-                    position_arcs(mount.position)
-                    if mount.position is not None
-                    else tuple(dict.fromkeys(g.arc for g in battery_layout(mount)))
-                )
                 raise self.fail(
                     e,
                     f"mounting {key} cannot bear: target at relative bearing {theta:.1f}°, "
-                    f"arcs {_fmt_arcs(arcs)}",
+                    f"arcs {_fmt_arcs(mounting_arcs(mount))}",
                     arc_rule(mount),
                 )
             if bears.guns == 0:
