@@ -210,6 +210,30 @@ def test_turn_in_succession_keeps_line_ahead_through_one_pivot(
         assert a.distance_to(b) == pytest.approx(interval, abs=1e-3)
 
 
+@pytest.mark.parametrize(
+    ("order", "turned", "ok"),
+    [
+        ("TS30S", 30.0, True),
+        ("TS30S", 44.0, True),
+        ("TS30S", 50.0, False),
+        ("TS60S", 89.0, True),
+        ("TS60S", 95.0, False),
+        ("TS90S", 20.0, True),  # short of movement (BF6-CMD-12)
+        ("TT120P", -150.0, True),
+    ],
+)
+def test_BF6_CMD_06_AMB_02_the_arrow_class_caps_the_turn(
+    order: str, turned: float, ok: bool
+) -> None:
+    turn = Order.parse(order)
+    assert isinstance(turn, TurnInSuccession | TurnTogether)
+    if ok:
+        check_arrow("1st", turn, turned)
+    else:
+        with pytest.raises(IllegalOrderError, match="BF6-CMD-06"):
+            check_arrow("1st", turn, turned)
+
+
 # -- turns together, formations --------------------------------------------------------------
 
 
@@ -458,7 +482,8 @@ def test_check_orders_finds_every_illegal_order_before_resolution() -> None:
 
 
 def test_BF6_CMD_03_fleet_messages_are_signals_between_divisions() -> None:
-    """BF6-CMD-26, -29, -30, -31: advisory messages are announced, and change no orders."""
+    """BF6-CMD-26, BF6-CMD-29, BF6-CMD-30, BF6-CMD-31: the advisory messages are announced as
+    signals and change no division's orders."""
     fleet = Fleet()
     fleet.add("1st", ["A"], Pose(0, 0, 0))
     fleet.add("Destroyers", ["D1"], Pose(2000, 0, 0))

@@ -43,6 +43,7 @@ from battleline.rulesets.bf1900.movement import (
     turn_radius_m,
 )
 from battleline.rulesets.bf1900.notation import (
+    Arrow,
     DropOut,
     FleetMessage,
     Order,
@@ -52,6 +53,7 @@ from battleline.rulesets.bf1900.notation import (
     TransferFlag,
     TurnInSuccession,
     TurnTogether,
+    arrow_class,
     parse_orders,
 )
 from battleline.rulesets.bf1900.scales import Scale
@@ -113,11 +115,16 @@ def validate_orders(division: Division, orders: Sequence[Order]) -> None:
         )
 
 
+_ARROW_RANK = {Arrow.NONE: 0, Arrow.FORTY_FIVE: 1, Arrow.HORIZONTAL: 2}
+
+
 def check_arrow(division: str, order: TurnInSuccession | TurnTogether, turned_deg: float) -> None:
     """Check a turn a ship made (signed, + starboard) against the arrow it was ordered with.
 
-    The arrow binds the direction (BF6-CMD-07) and its class bounds the turn (BF6-CMD-06, AMB-02:
-    the 45° arrow covers 45° up to but not including 90°, the horizontal arrow 90° or more).
+    The arrow binds the direction (BF6-CMD-07) and its class bounds the turn from above
+    (BF6-CMD-06, AMB-01/02: no arrow covers under 45°, the 45° arrow up to but not including 90°,
+    the horizontal arrow 90° or more). Turning less than the arrow asks is not an error here: a
+    ship short of movement turns as far as it can (BF6-CMD-12).
     """
     if turned_deg * order.direction.sign < 0:
         side = "port" if turned_deg < 0 else "starboard"
@@ -126,8 +133,13 @@ def check_arrow(division: str, order: TurnInSuccession | TurnTogether, turned_de
             "BF6-CMD-07",
             f"a turn to {side} under a {order.arrow} drawn to {order.direction.name.lower()}",
         )
-    if turned_deg and abs(turned_deg) >= 45 and order.arrow.name == "NONE":
-        raise _illegal(division, "BF6-CMD-06", f"a {abs(turned_deg):g}° turn needs an arrow")
+    needed = arrow_class(turned_deg)
+    if _ARROW_RANK[needed] > _ARROW_RANK[order.arrow]:
+        raise _illegal(
+            division,
+            "BF6-CMD-06",
+            f"a {abs(turned_deg):g}° turn needs the {needed}, not the {order.arrow} of {order}",
+        )
 
 
 # -- transfer of command ---------------------------------------------------------------------
