@@ -9,7 +9,12 @@ import pytest
 from battleline.ai.base import play
 from battleline.engine import Game, new_game
 from battleline.engine.events import Event, EventKind
-from battleline.errors import ScenarioError, UnknownNameError
+from battleline.errors import (
+    IllegalOrderError,
+    OrderSyntaxError,
+    ScenarioError,
+    UnknownNameError,
+)
 from battleline.rulesets.bf1900.ruleset import crippled, ship_fate, verdict
 from battleline.rulesets.bf1900.scenario import builtin_scenarios, get_scenario, load_scenario_file
 from battleline.rulesets.bf1900.ship import FloodLevel
@@ -211,3 +216,87 @@ def test_every_builtin_plays_to_the_end_with_the_invariants_holding(
 def test_one_builtin_game_is_quick_and_ends() -> None:
     game = play(new_game("cruiser-duel", 4))
     assert game.state.result is not None
+
+
+# -- orders through the ruleset's phase table ------------------------------------------------
+
+
+def _to_phase(game: Game, phase: str) -> None:
+    while game.spec.name != phase:
+        for side in game.pending.waiting_for:
+            game.submit(side, [])
+
+
+def test_BF6_CMD_02_divisional_orders_are_addressed_to_the_sides_own_divisions() -> None:
+    game = new_game("channel-1900", 1)
+    with pytest.raises(IllegalOrderError, match="Britain has no division 'Escadre du Nord'"):
+        game.submit("Britain", ["Escadre du Nord: TS90S"])
+    with pytest.raises(OrderSyntaxError, match="TS90X"):
+        game.submit("Britain", ["1st Division: TS90X"])
+    with pytest.raises(IllegalOrderError, match="BF6-CMD-14"):
+        game.submit("Britain", ["1st Division: STOP TS90S"])
+    with pytest.raises(OrderSyntaxError, match="<division>: <orders>"):
+        game.submit("Britain", ["TS90S"])
+    game.submit("Britain", ["1st Division: TT90S"])
+    game.submit("France", [])
+    # The Movement Phase carried the simultaneous turn out (BF6-CMD-08): every ship turned.
+    for ship in game.state.divisions["1st Division"].ships:
+        assert game.state.poses[ship].heading == pytest.approx(180.0, abs=1.0)
+    for ship in game.state.divisions["2nd Division"].ships:
+        assert game.state.poses[ship].heading == pytest.approx(90.0, abs=1e-6)
+
+
+def test_BF6_CMD_32_we_surrender_strikes_the_division_and_scores_as_sunk() -> None:
+    game = new_game("channel-1900", 1)
+    game.submit("France", ["Torpilleurs: SIG SURRENDER"])
+    game.submit("Britain", [])
+    for ship in ("Framee", "Yatagan"):
+        assert game.state.logs[ship].surrendered
+        assert not game.state.logs[ship].in_battle
+    assert "Torpilleurs" not in game.state.divisions or not any(
+        game.state.logs[s].in_battle for s in game.state.divisions["Torpilleurs"].ships
+    )
+    res = verdict(game.state, "test")
+    assert res.points["Britain"] == 2.0 * 2 * game.state.logs["Framee"].cls.size
+
+
+def test_surrender_can_be_switched_off_by_the_scenario(tmp_path: Path) -> None:
+    path = _write(tmp_path, GOOD + "\n[options]\nsurrender = false\n")
+    game = new_game(str(path), 1)
+    with pytest.raises(IllegalOrderError, match="allows no surrender"):
+        game.submit("Red", ["Red cruisers: SIG SURRENDER"])
+
+
+def test_BF6_GUN_01_a_gunnery_log_is_checked_on_submission() -> None:
+    game = new_game("cruiser-duel", 1)
+    _to_phase(game, "gunnery")
+    with pytest.raises(IllegalOrderError, match="not a ship of Blue"):
+        game.submit("Blue", ["Kasagi: Yoshino @5000 A:1"])
+    with pytest.raises(OrderSyntaxError):
+        game.submit("Blue", ["Yoshino: Kasagi at 5000"])
+    assert game.pending.waiting_for == ("Blue", "Red")
+
+
+def test_BF6_TORP_02_launches_are_checked_on_submission() -> None:
+    game = new_game("destroyer-attack", 1)
+    _to_phase(game, "torpedo")
+    with pytest.raises(IllegalOrderError, match="BF6-TORP|REF-BF6-18"):
+        game.submit("Flotilla", ["Ikazuchi: TT centreline -> Fuji x9"])
+
+
+def test_BF6_DC_damage_control_is_checked_on_submission() -> None:
+    game = new_game("cruiser-duel", 1)
+    _to_phase(game, "gunnery")
+    game.state.logs["Yoshino"].propulsion.damage()
+    # The damage phase now asks Blue for declarations; Red has nothing to repair.
+    for side in list(game.pending.waiting_for):
+        game.submit(side, [])
+    while game.spec.name != "damage":
+        for side in list(game.pending.waiting_for):
+            game.submit(side, [])
+    with pytest.raises(IllegalOrderError, match="BF6-DC-02"):
+        game.submit("Blue", ["Yoshino: M:A"])
+    with pytest.raises(IllegalOrderError, match="not a ship of Blue"):
+        game.submit("Blue", ["Kasagi: P"])
+    game.submit("Blue", ["Yoshino: P"])
+    assert game.spec.name == "command"

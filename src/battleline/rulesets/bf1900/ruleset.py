@@ -244,6 +244,16 @@ def parse_command(state: GameState, side: str, texts: Sequence[str]) -> dict[str
         out[name] = out.get(name, ()) + notation.parse_orders(rest)
     for name, orders in out.items():
         command.validate_orders(state.divisions[name], orders)
+        surrender = [
+            o
+            for o in orders
+            if isinstance(o, notation.Signal) and o.message is notation.FleetMessage.SURRENDER
+        ]
+        if surrender and not get_scenario(state.scenario).option("surrender", True):
+            raise IllegalOrderError(
+                f"turn {state.turn} command: {name}: this scenario allows no surrender "
+                "(option 'surrender' is off; BF6-CMD-32)"
+            )
     return out
 
 

@@ -32,7 +32,8 @@ FormationName = Literal[
 ]
 
 #: Options a scenario may switch (optional rules); unknown keys are errors.
-KNOWN_OPTIONS = frozenset({"sinking_roll_modified", "surrender", "collisions"})
+#: ``surrender`` (default true): ships may strike with the "We Surrender" message (BF6-CMD-32).
+KNOWN_OPTIONS = frozenset({"surrender"})
 
 
 def lookup_class(name: str) -> ShipClass:
