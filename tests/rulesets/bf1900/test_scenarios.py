@@ -280,7 +280,7 @@ def test_BF6_GUN_01_a_gunnery_log_is_checked_on_submission() -> None:
 def test_BF6_TORP_02_launches_are_checked_on_submission() -> None:
     game = new_game("destroyer-attack", 1)
     _to_phase(game, "torpedo")
-    with pytest.raises(IllegalOrderError, match="BF6-TORP|REF-BF6-18"):
+    with pytest.raises(IllegalOrderError, match=r"BF6-TORP|REF-BF6-18"):
         game.submit("Flotilla", ["Ikazuchi: TT centreline -> Fuji x9"])
 
 
