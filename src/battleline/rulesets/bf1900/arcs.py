@@ -118,7 +118,10 @@ def position_arcs(position: str) -> tuple[Arc, ...]:
 
 
 def side_layout(pattern: int, guns: int) -> tuple[Arc, ...]:
-    """Starboard arcs of the ``guns`` guns on one side of a beam pattern (BF6-BEAM-02..04).
+    """Starboard arcs of the ``guns`` guns on one side of a beam pattern.
+
+    BF6-BEAM-02 (pattern 2), BF6-BEAM-03 (pattern 1), BF6-BEAM-04 (pattern 0); so 2, 1 or 0 guns
+    a side bear dead ahead and dead astern (BF6-BEAM-06).
 
     Pattern ``p`` gives ``p`` guns a bow-anchored arc, then ``p`` a stern-anchored arc, and the
     rest the beam-centred arc; a side with fewer guns fills bow first, then stern.

@@ -1,6 +1,7 @@
 """The Gunnery Phase: the gunnery log, its validation, measuring, hit and danger zones.
 
-Procedure (BF6-GUN-01..05, BF6-MEAS-01..04, BF6-DZ-01..03, BF6-HIT-01):
+Procedure (BF6-GUN-01, BF6-GUN-02, BF6-GUN-03, BF6-GUN-04, BF6-GUN-05; BF6-MEAS-01, BF6-MEAS-02,
+BF6-MEAS-03, BF6-MEAS-04; BF6-DZ-01, BF6-DZ-02, BF6-DZ-03; BF6-HIT-01):
 
 1. Every side writes its gunnery log in secret: per firing ship and target, one range estimate,
    the ammunition (HE unless AP is written) and the rounds each mounting sends
@@ -291,7 +292,7 @@ class _Checker:
         blockers = self.sight.blockers(e.firer, e.target)
         if blockers:
             raise self.fail(
-                e, f"no line of sight: blocked by {', '.join(blockers)}", "BF6-LOS-01/02"
+                e, f"no line of sight: blocked by {', '.join(blockers)}", "BF6-LOS-01, BF6-LOS-02"
             )
         theta = self.poses[e.firer].bearing_to(*self.sight.funnels[e.target])
         for key, n in e.rounds:
@@ -486,7 +487,7 @@ def validate_entries(
 
 @dataclass(frozen=True, slots=True)
 class Measurement:
-    """Where an estimate landed (BF6-MEAS-02..04, BF6-DZ-01..03, AMB-17/18).
+    """Where an estimate landed (BF6-MEAS-02, BF6-MEAS-03, BF6-MEAS-04, AMB-17, AMB-18).
 
     Distances run along the line of fire from the firer's forward funnel: ``leading_m`` and
     ``far_m`` to where it enters and leaves the target's base, ``danger_m`` the danger zone
@@ -510,7 +511,7 @@ class Measurement:
 
 def danger_zone_m(bracket: int | None, bracket_m: float) -> float:
     """Danger zone beyond the leading edge: ½ bracket in the 1st, ¼ in the 2nd, else none
-    (BF6-DZ-01..03)."""
+    (BF6-DZ-01, BF6-DZ-02, BF6-DZ-03)."""
     if bracket == 1:
         return bracket_m / 2.0
     if bracket == 2:

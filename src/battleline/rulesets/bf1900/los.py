@@ -1,4 +1,4 @@
-"""Line of sight, forward funnel to forward funnel (BF6-LOS-01/02, BF6-SINK-05).
+"""Line of sight, forward funnel to forward funnel (BF6-LOS-01, BF6-LOS-02, BF6-SINK-05).
 
 A sight line is the segment between two ships' forward funnels
 (:func:`~battleline.rulesets.bf1900.table.funnel_point`). It is blocked when it crosses or touches
@@ -21,7 +21,7 @@ from battleline.rulesets.bf1900.table import Land, Obstacles, Point, footprint, 
 
 
 class SightLines:
-    """Line of sight between every pair of ships for one turn (BF6-LOS-01/02).
+    """Line of sight between every pair of ships for one turn (BF6-LOS-01, BF6-LOS-02).
 
     ``poses`` and ``sizes`` (base length, width in metres) cover the ships on the table;
     ``afloat`` names the ships still afloat (sinking ships included, BF6-SINK-05; default: all).
