@@ -294,3 +294,19 @@ def test_explosion_codes_carry_no_aspect() -> None:
 
 def test_gun_classes_match_codes() -> None:
     assert {m.gun_class for m in majestic().mountings} == set(GunClass)
+
+
+def test_main_guns_in_a_beam_pattern_lose_a_gun_then_check() -> None:
+    """A central-battery ship: M takes an undamaged main gun (BF6-PAT-01), then the Main/TT
+    critical check (BF6-MAIN-03)."""
+    from dataclasses import replace
+
+    from battleline.rulesets.bf1900.ship import Mounting
+
+    battery = Mounting("main", GunClass.MAIN, 25.4, 0.5, (8, 6, 4, 2), 4, 5, beam_pattern=0)
+    cls = replace(majestic(), mountings=(battery,))
+    log = make_log(cls)
+    charts = FakeCharts(crit={"main_tt": {5: ("F",)}})
+    _apply(log, ["M", "Mx"], [1, 5], charts)
+    assert log.batteries["main"] == [Mark.NONE, Mark.NONE, Mark.DESTROYED, Mark.DAMAGED]
+    assert log.fires == 1

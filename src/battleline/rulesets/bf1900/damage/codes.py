@@ -18,7 +18,7 @@ from battleline.engine.events import EventKind, EventLog
 from battleline.errors import RulesDataError
 from battleline.rulesets.bf1900.damage.locations import choose, locate_gun_hit, locate_main_hit
 from battleline.rulesets.bf1900.hits import Aspect
-from battleline.rulesets.bf1900.ship import GunClass
+from battleline.rulesets.bf1900.ship import GunClass, Mounting
 from battleline.rulesets.bf1900.shiplog import Mark, RudderState, ShipLog
 
 CAUSES = frozenset({"shell", "torpedo", "explosion", "spread", "critical", "misc"})
@@ -241,6 +241,13 @@ def _main(log: ShipLog, ctx: DamageContext, *, destroy: bool) -> None:
     label = "Mx" if destroy else "M"
     mount = locate_main_hit(log, ctx.dice, ctx.aspect)
     if mount is None:
+        # Main guns in a beam pattern (central-battery ships): one undamaged gun, then the check.
+        if any(not m.is_lettered for m in log.cls.mountings_of(GunClass.MAIN)):
+            battery = locate_gun_hit(log, GunClass.MAIN, ctx.dice)
+            if battery is not None:
+                _gun(log, ctx, GunClass.MAIN, label, destroy=destroy, mount=battery)
+                _critical_check(log, ctx, f"main {battery.key}")
+                return
         _lacks(log, ctx, label, "main position")
         return
     pos = log.positions[mount.key]
@@ -283,11 +290,18 @@ def _critical_check(log: ShipLog, ctx: DamageContext, what: str) -> None:
 
 
 def _gun(
-    log: ShipLog, ctx: DamageContext, gun_class: GunClass, label: str, *, destroy: bool
+    log: ShipLog,
+    ctx: DamageContext,
+    gun_class: GunClass,
+    label: str,
+    *,
+    destroy: bool,
+    mount: Mounting | None = None,
 ) -> None:
     """S/Sx, T/Tx, B: one gun or position at random over the whole ship (BF6-SEC-01/02,
-    BF6-LET-01/02, BF6-PAT-01)."""
-    mount = locate_gun_hit(log, gun_class, ctx.dice)
+    BF6-LET-01/02, BF6-PAT-01). ``mount`` skips the location roll when already chosen."""
+    if mount is None:
+        mount = locate_gun_hit(log, gun_class, ctx.dice)
     if mount is None:
         _lacks(log, ctx, label, f"undamaged {gun_class.value} gun")
         return

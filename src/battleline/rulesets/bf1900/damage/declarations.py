@@ -29,7 +29,7 @@ Zones may be written ``forward``/``fwd``, ``port``/``port amidships``, ``starboa
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -218,8 +218,3 @@ def parse_declaration(ship: str, text: str) -> DCDeclaration:
 def parse_declarations(ship: str, text: str) -> list[DCDeclaration]:
     """Parse a list of declarations separated by ``;`` or ``,`` (empty text → none)."""
     return [parse_declaration(ship, part) for part in re.split(r"[;,]", text) if part.strip()]
-
-
-def declarations_text(decls: Sequence[DCDeclaration]) -> str:
-    """Alias of :func:`format_declarations` for views."""
-    return format_declarations(decls)
