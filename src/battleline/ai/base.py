@@ -199,12 +199,15 @@ def play(
         make = factory or admiral_factory()
         seed = game.state.seed
         admirals = {s: make(s, admiral_seed(seed, i)) for i, s in enumerate(game.state.sides)}
+    cursor = dict.fromkeys(game.state.sides, 0)  # each admiral sees the events new to it
     while not game.finished:
         phase = game.spec.name
         turn = game.state.turn
         produced: list[Event] = []
         for side in game.pending.waiting_for:
-            lines = admirals[side].orders(view(game, side, since=len(game.events)), phase)
+            seen = view(game, side, since=cursor[side])
+            cursor[side] = len(game.events)
+            lines = admirals[side].orders(seen, phase)
             produced = game.submit(side, legal_lines(game, side, lines), turn=turn, phase=phase)
         if on_events is not None and produced:
             on_events(produced)

@@ -36,6 +36,7 @@ FormationName = Literal[
 KNOWN_OPTIONS = frozenset({"surrender"})
 
 
+@lru_cache(maxsize=512)
 def lookup_class(name: str) -> ShipClass:
     """A ship class from the ship database; ``ValueError`` with a clear reason if unknown."""
     try:
