@@ -322,3 +322,30 @@ def test_BF6_CMD_17_the_dropped_ship_must_turn_out_in_its_next_move() -> None:
             {"Shikishima": SMALL.knots_to_m_per_turn(12)},
             EventLog(),
         )
+
+
+def test_a_drop_out_made_impossible_in_the_same_phase_is_cancelled() -> None:
+    """Shikishima takes command by roll, so its declared drop-out cannot go ahead."""
+    division, logs, poses = setup()
+    logs["Mikasa"].ct_hits = 1
+    logs["Shikishima"].propulsion.damage()
+    events = EventLog()
+    dice = FixedDice([6])
+    result = command_phase(
+        {"1st": division}, {"1st": "DROP Shikishima"}, logs, poses, SMALL, {}, dice, events
+    )
+    dice.assert_consumed()
+    assert result.divisions["1st"].flagship == "Shikishima"
+    assert set(result.divisions) == {"1st"}
+    assert "DROP Shikishima cancelled" in events.of_kind(EventKind.COMMAND)[-1].text
+
+
+def test_an_illegal_order_is_rejected_before_any_die_is_rolled() -> None:
+    division, logs, poses = setup()
+    logs["Mikasa"].ct_hits = 1
+    dice = FixedDice([])
+    with pytest.raises(IllegalOrderError, match="BF6-CMD-14"):
+        command_phase(
+            {"1st": division}, {"1st": "STOP TT90S"}, logs, poses, SMALL, {}, dice, EventLog()
+        )
+    assert dice.draws == 0

@@ -512,17 +512,20 @@ def command_phase(
 ) -> CommandResult:
     """Run the Command Phase (BF6-CMD-01): orders are keyed by division name.
 
-    In this order: unknown divisions are rejected; every division's orders are validated; lost
-    ships leave their divisions and flags pass automatically (BF6-CMD-24) or by roll
-    (BF6-CMD-20..23); declared flag transfers (BF6-CMD-19); drop-outs (BF6-CMD-16/17); fleet
-    messages (BF6-CMD-25..32): "We Surrender" strikes the sender's ships, the two fleet turns
-    replace the turn orders of every division of the sender's side with a simultaneous turn
-    (EX-BF6-16), the other messages are announced for the admirals.
+    Steps, in order:
+
+    1. every order is checked (:func:`check_orders`), so an illegal one is rejected before any
+       die is rolled or anything changes;
+    2. flags pass off lost flagships (BF6-CMD-24) or by roll (BF6-CMD-20..23), and lost ships
+       leave their divisions;
+    3. declared flag transfers (BF6-CMD-19), then drop-outs (BF6-CMD-16/17); one that this
+       phase's own events made impossible is cancelled with an event;
+    4. fleet messages (BF6-CMD-25..32): "We Surrender" strikes the sender's ships, the two fleet
+       turns replace the turns of every division of the side with a turn together (EX-BF6-16),
+       the others are announced for the admirals.
     """
-    _check_known(divisions, orders)
-    parsed = {name: _orders(orders.get(name, ())) for name in divisions}
-    for name, division in divisions.items():
-        validate_orders(division, parsed[name])
+    checked = check_orders(divisions, orders, logs, poses, scale, last_moves)
+    parsed = {name: checked.get(name, ()) for name in divisions}
 
     out: dict[str, Division] = {}
     lost_fleet_flag: list[Division] = []
@@ -545,12 +548,19 @@ def command_phase(
         mine = parsed[name]
         for o in mine:
             if isinstance(o, TransferFlag):
-                division = voluntary_transfer(
-                    division, o.ship, logs, poses, scale, last_moves, events
-                )
+                try:
+                    division = voluntary_transfer(
+                        division, o.ship, logs, poses, scale, last_moves, events
+                    )
+                except IllegalOrderError as exc:
+                    _cancelled(events, name, o, exc)
         for o in mine:
-            if isinstance(o, DropOut) and o.ship in division.ships:
-                division, alone = drop_out(division, o.ship, logs, events)
+            if isinstance(o, DropOut):
+                try:
+                    division, alone = drop_out(division, o.ship, logs, events)
+                except IllegalOrderError as exc:
+                    _cancelled(events, name, o, exc)
+                    continue
                 out[alone.name] = alone
                 # It turns out of the line in this very move (BF6-CMD-17).
                 movement[alone.name] = (TurnTogether(45, o.turn_out),)
@@ -560,6 +570,15 @@ def command_phase(
 
     _fleet_messages(out, movement, signals, logs, events)
     return CommandResult(out, movement, signals)
+
+
+def _cancelled(events: EventLog, division: str, order: Order, exc: IllegalOrderError) -> None:
+    events.emit(
+        EventKind.COMMAND,
+        f"{division}: {order} cancelled: {exc}",
+        division=division,
+        order=str(order),
+    )
 
 
 def _fleet_messages(
