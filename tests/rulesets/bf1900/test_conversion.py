@@ -364,6 +364,7 @@ def test_convert_whole_class() -> None:
 
 
 def test_convert_rejects_bad_specs_naming_the_field() -> None:
+    """Bad specifications name their field; shallow torpedoes only for DD/TB/TGB (BF6-TORP-06)."""
     odd = _spec(
         guns=(GunSpec(305, 2, "turret", ("fore",)), GunSpec(152, 5, "casemate", ("broadside",)))
     )

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from battleline.errors import RulesDataError, UnknownNameError
-from battleline.rulesets.bf1900.ship import Compartment, GunClass, Rating, ShipType
+from battleline.rulesets.bf1900.ship import SKIMMER_TYPES, Compartment, GunClass, Rating, ShipType
 from battleline.rulesets.bf1900.shipdb import (
     AmbiguousShipError,
     class_of_ship,
@@ -139,6 +139,13 @@ def test_BF6_TORP_07_small_craft_are_size_4_or_less() -> None:
         if cls.type in (ShipType.DESTROYER, ShipType.TORPEDO_BOAT):
             assert cls.size <= 4, cls.name
             assert cls.flood_protection is Rating.NONE
+
+
+def test_BF6_TORP_06_only_small_craft_carry_shallow_torpedoes() -> None:
+    """Shallow-running torpedoes are recorded only for destroyers, TBs and TGBs (BF6-TORP-06)."""
+    shallow = [c for c in CLASSES.values() if c.shallow_torpedoes]
+    assert shallow
+    assert all(c.type in SKIMMER_TYPES and c.torpedoes for c in shallow)
 
 
 def test_lozenge_classes() -> None:
