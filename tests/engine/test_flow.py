@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from battleline.engine import Game, PhaseSpec, Result, state_hash
 from battleline.engine.dice import SeededDice
@@ -251,3 +253,37 @@ def test_dice_draws_are_counted_in_the_state() -> None:
     game.submit("Blue", ["hit Zulu", "hit Zulu"])
     assert game.state.draws == 2 == game.dice.draws
     assert len(game.events.of_kind(EventKind.ROLL)) == 2
+
+
+_SUBMISSIONS = st.lists(
+    st.tuples(st.sampled_from(["Blue", "Red"]), st.integers(min_value=0, max_value=359)),
+    min_size=1,
+    max_size=8,
+)
+
+
+@given(_SUBMISSIONS)
+def test_property_the_gate_reveals_only_the_last_orders_once_both_are_in(
+    submissions: list[tuple[str, int]],
+) -> None:
+    """Any interleaving of (re)submissions: nothing is published before both sides are in; then
+    exactly each side's last orders are published and carried out."""
+    game = _game()
+    ship = {"Blue": "Alpha", "Red": "Zulu"}
+    last: dict[str, int] = {}
+    for side, heading in submissions:
+        if game.spec.name != "orders":
+            break
+        produced = game.submit(side, [f"steer {ship[side]} {heading}"])
+        last[side] = heading
+        if len(last) < 2:
+            assert produced == []
+            assert not game.events.of_kind(EventKind.ORDER)
+        else:
+            published = [e.text for e in produced if e.kind is EventKind.ORDER]
+            assert published == [
+                f"Blue: steer Alpha {last['Blue']}",
+                f"Red: steer Zulu {last['Red']}",
+            ]
+            assert game.state.poses["Alpha"].heading == last["Blue"]
+            assert game.state.poses["Zulu"].heading == last["Red"]

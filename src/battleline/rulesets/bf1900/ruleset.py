@@ -26,7 +26,7 @@ from types import ModuleType
 from typing import Any
 
 from battleline.engine.dice import SeededDice
-from battleline.engine.events import EventKind, EventLog
+from battleline.engine.events import EventLog
 from battleline.engine.flow import PhaseSpec
 from battleline.engine.geometry import Pose
 from battleline.engine.state import GameState, Result
@@ -440,10 +440,6 @@ def end_turn(state: GameState, events: EventLog) -> Result | None:
     state.plans = None
     state.shell_sets = []
     state.torpedo_hits = []
-    for name, log in state.logs.items():
-        if log.sinking is not None and not log.sunk and log.sinking.turns_left <= 0:
-            log.sunk = True
-            events.emit(EventKind.SUNK, f"{name} goes down (BF6-SINK-02)", ship=name)
     beaten = [
         s
         for s in state.sides
