@@ -414,3 +414,12 @@ def test_AMB_29_command_functions_spend_dice() -> None:
     log.propulsion.damaged = 3
     with pytest.raises(IllegalOrderError, match="BF6-DC-04"):
         validate_declarations(log, _decls(log, "P; P; P; FLOODMAG:A"))
+
+
+def test_DIFF_02_dice_per_event_setting() -> None:
+    """The 1D12 edition lets two DC dice work on one damage event (a setting)."""
+    log = make_log(majestic())
+    log.propulsion.damage()
+    validate_declarations(log, _decls(log, "P; P"), dice_per_event=2)
+    with pytest.raises(IllegalOrderError, match="BF6-DC-02"):
+        validate_declarations(log, _decls(log, "P; P; P"), dice_per_event=2)

@@ -136,3 +136,21 @@ def test_scuttling_goes_on_with_no_declarations() -> None:
     log.scuttling = True
     _run([log], [6, 6, 6, 6])
     assert log.sunk and log.lost_reason == "scuttled"
+
+
+def test_settings_reach_step_three_and_four() -> None:
+    """AMB-24 strict reading and the DIFF-02 dice cap pass through the runner."""
+    from battleline.rulesets.bf1900.damage.phase import DamageSettings
+
+    log = make_log(majestic())
+    for zone in (Compartment.FORWARD, Compartment.AFT):
+        log.compartments[zone].level = FloodLevel.MODERATE
+    log.compartments[Compartment.PORT].level = FloodLevel.LIGHT  # 5 points
+    log.propulsion.damage()
+    decls = {log.name: parse_declarations(log.name, "P; P; SINK-1")}
+    dice, events = FixedDice([1, 6, 6, 6]), EventLog()  # P fails, P, SINK-1, sink roll
+    settings = DamageSettings(sink_roll_dc_bonus=False, dice_per_event=2)
+    run_damage_phase({log.name: log}, [], [], decls, CHARTS, dice, events, settings=settings)
+    dice.assert_consumed()
+    assert log.propulsion.damaged == 0  # the second P die repaired the box
+    assert log.sinking is not None  # 6 against 6–6 at 5 points, the −1 ignored

@@ -135,3 +135,11 @@ def test_step_four_skips_sunk_ships() -> None:
     events = EventLog()
     run_step_four(log, FakeCharts(), FixedDice([]), events)
     assert len(events) == 0
+
+
+def test_AMB_24_setting_strictly_unmodified_ignores_the_bonus() -> None:
+    charts = FakeCharts(sink={6: (6, 6, 1)})
+    log = _flooded(forward=FloodLevel.HEAVY, aft=FloodLevel.HEAVY)
+    log.sink_roll_bonus = 1
+    assert sink_roll(log, charts, FixedDice([6]), EventLog(), dc_bonus=False)
+    assert log.sink_roll_bonus == 0

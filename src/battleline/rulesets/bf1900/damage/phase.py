@@ -10,6 +10,7 @@ when given), and a sinking ship's are all dropped (BF6-SINK-03).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
@@ -22,6 +23,21 @@ from battleline.rulesets.bf1900.damage.step3 import resolve_damage_control, usab
 from battleline.rulesets.bf1900.damage.step4 import run_step_four
 from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
 from battleline.rulesets.bf1900.shiplog import ShipLog
+
+
+@dataclass(frozen=True, slots=True)
+class DamageSettings:
+    """Readings that are settings (``docs/rules-gaps/damage.md``).
+
+    * ``sink_roll_dc_bonus``: the DC "−1 this turn's sink roll" counts against the "unmodified"
+      sink roll (AMB-24, the default); ``False`` ignores it;
+    * ``dice_per_event``: DC dice one damage event may take: 1 here (BF6-DC-02), 2 in the 1D12
+      edition (DIFF-02).
+    """
+
+    sink_roll_dc_bonus: bool = True
+    dice_per_event: int = 1
+
 
 STEPS = (
     "Step One: fire and flooding",
@@ -43,6 +59,8 @@ def run_damage_phase(
     charts: Charts,
     dice: Dice,
     events: EventLog,
+    *,
+    settings: DamageSettings = DamageSettings(),
 ) -> None:
     """Run the whole Damage Phase on ``logs`` in place (BF6-DMG-02..13, BF6-SINK, BF6-DC).
 
@@ -64,11 +82,13 @@ def run_damage_phase(
         if name not in logs:
             events.emit(EventKind.NOTE, f"damage control for unknown ship {name!r} ignored")
     for name, log in logs.items():
-        run_step_three(log, declarations.get(name, ()), charts, dice, events)
+        run_step_three(
+            log, declarations.get(name, ()), charts, dice, events, settings.dice_per_event
+        )
 
     _step(events, 4)
     for log in logs.values():
-        run_step_four(log, charts, dice, events)
+        run_step_four(log, charts, dice, events, dc_bonus=settings.sink_roll_dc_bonus)
 
 
 def run_step_three(
@@ -77,6 +97,7 @@ def run_step_three(
     charts: Charts,
     dice: Dice,
     events: EventLog,
+    dice_per_event: int = 1,
 ) -> None:
     """Step Three for one ship: re-check the declarations against the log now, then roll them."""
     if log.sunk:
@@ -89,6 +110,6 @@ def run_step_three(
                 ship=log.name,
             )
         return
-    kept = usable_declarations(log, decls, events)
+    kept = usable_declarations(log, decls, events, dice_per_event=dice_per_event)
     if kept or log.scuttling:
         resolve_damage_control(log, kept, charts, dice, events)

@@ -148,13 +148,17 @@ def _position_events(log: ShipLog, decl: DCDeclaration) -> int:
     return pos.slashes
 
 
-def validate_declarations(log: ShipLog, decls: Sequence[DCDeclaration]) -> None:
+def validate_declarations(
+    log: ShipLog, decls: Sequence[DCDeclaration], *, dice_per_event: int = 1
+) -> None:
     """Check one ship's Step Three declarations against its log; raise
     :class:`IllegalOrderError` naming the ship and the rule broken.
 
     A sinking ship does no damage control (BF6-SINK-03); a CT hit bars command functions but
     Recover CT (BF6-CF-01, AMB-39); one die per damage event (BF6-DC-02); no more dice than
     unmarked DC boxes (BF6-DC-04, EX-BF6-09); nothing destroyed is repaired (BF6-REP-01).
+    ``dice_per_event`` is the per-event cap, a setting: 1 in this edition, 2 in the 1D12 one
+    (DIFF-02).
     """
     counts: Counter[tuple[str, str | None]] = Counter()
     for decl in decls:
@@ -175,7 +179,7 @@ def validate_declarations(log: ShipLog, decls: Sequence[DCDeclaration]) -> None:
         available = _events_for(log, decl)
         key = (decl.action.value, str(decl.target) if decl.target is not None else None)
         counts[key] += 1
-        if counts[key] > available:
+        if counts[key] > available * dice_per_event:
             what = "nothing to address" if available == 0 else f"only {available} to address"
             raise _illegal(log, decl, f"{what}; one DC die per damage event", "BF6-DC-02")
     needed = dice_needed(log, decls) + (scuttle_dice(log) if log.scuttling else 0)
@@ -187,7 +191,7 @@ def validate_declarations(log: ShipLog, decls: Sequence[DCDeclaration]) -> None:
 
 
 def usable_declarations(
-    log: ShipLog, decls: Sequence[DCDeclaration], events: EventLog
+    log: ShipLog, decls: Sequence[DCDeclaration], events: EventLog, *, dice_per_event: int = 1
 ) -> list[DCDeclaration]:
     """The declarations still possible now, in order; the rest dropped with a note.
 
@@ -197,7 +201,7 @@ def usable_declarations(
     kept: list[DCDeclaration] = []
     for decl in decls:
         try:
-            validate_declarations(log, [*kept, decl])
+            validate_declarations(log, [*kept, decl], dice_per_event=dice_per_event)
         except IllegalOrderError as err:
             events.emit(EventKind.NOTE, f"dropped: {err}", ship=log.name, declaration=decl.text)
             continue

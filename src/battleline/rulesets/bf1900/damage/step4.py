@@ -54,13 +54,18 @@ def update_listing(log: ShipLog, charts: DamageCharts, events: EventLog) -> None
         )
 
 
-def sink_roll(log: ShipLog, charts: DamageCharts, dice: Dice, events: EventLog) -> bool:
+def sink_roll(
+    log: ShipLog, charts: DamageCharts, dice: Dice, events: EventLog, *, dc_bonus: bool = True
+) -> bool:
     """Roll for sinking if the ship has 5+ flooding points; returns whether it began to sink.
 
     The only modifier is the DC "−1 this turn's sink roll" (AMB-24), used up by this roll.
+    ``dc_bonus=False`` reads "unmodified" strictly: the −1 is ignored (a setting, AMB-24).
     """
     points = log.flooding_points
     bonus, log.sink_roll_bonus = log.sink_roll_bonus, 0
+    if not dc_bonus:
+        bonus = 0
     if points < SINK_ROLL_POINTS or log.sinking is not None or log.sunk:
         return False
     row = charts.sink_roll(points)
@@ -105,7 +110,9 @@ def count_down(log: ShipLog, events: EventLog) -> None:
         )
 
 
-def run_step_four(log: ShipLog, charts: DamageCharts, dice: Dice, events: EventLog) -> None:
+def run_step_four(
+    log: ShipLog, charts: DamageCharts, dice: Dice, events: EventLog, *, dc_bonus: bool = True
+) -> None:
     """Step Four for one ship: count down an earlier sinking, list, then the sink roll."""
     if log.sunk:
         return
@@ -113,7 +120,7 @@ def run_step_four(log: ShipLog, charts: DamageCharts, dice: Dice, events: EventL
     if log.sunk:
         return
     update_listing(log, charts, events)
-    sink_roll(log, charts, dice, events)
+    sink_roll(log, charts, dice, events, dc_bonus=dc_bonus)
 
 
 def abandon_guns_roll(log: ShipLog, dice: Dice, events: EventLog) -> bool:
