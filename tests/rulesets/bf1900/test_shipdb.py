@@ -308,3 +308,8 @@ def test_malformed_files_are_reported_with_file_name(tmp_path: Path) -> None:
     assert err.value.field == "navy"
     with pytest.raises(RulesDataError, match="no such file"):
         load_ship_classes(tmp_path / "missing.toml")
+    typo = tmp_path / "typo.toml"
+    typo.write_text('navvy = "Testland"\n', encoding="utf-8")
+    with pytest.raises(RulesDataError) as err:
+        load_ship_classes(typo)
+    assert (err.value.field, err.value.reason) == ("navvy", "unknown top-level key")

@@ -90,8 +90,14 @@ class _Fields:
     def fail(self, field: str, reason: str) -> RulesDataError:
         return RulesDataError(self.file, f"class {self.cls!r}", field, reason)
 
-    def get(self, name: str, kind: str, default: Any = ..., raw: Mapping[str, Any] | None = None,
-            where: str | None = None) -> Any:  # fmt: skip
+    def get(
+        self,
+        name: str,
+        kind: str,
+        default: Any = ...,
+        raw: Mapping[str, Any] | None = None,
+        where: str | None = None,
+    ) -> Any:
         src = self.raw if raw is None else raw
         field = where or name
         if name not in src:
@@ -115,7 +121,7 @@ class _Fields:
             ok = isinstance(value, list) and all(isinstance(v, str) and v for v in value)
             value = tuple(value) if ok else value
         elif kind == "rating":
-            ok = value in {r.value for r in Rating}
+            ok = isinstance(value, str) and value in {r.value for r in Rating}
             value = Rating(value) if ok else value
         elif kind == "stability":
             ok = value in ("good", "poor")
@@ -130,7 +136,7 @@ class _Fields:
             )
             value = tuple(float(v) for v in value) if ok else value
         elif kind == "rof":
-            ok = value in (0.5, 1, 2)
+            ok = not isinstance(value, bool) and value in (0.5, 1, 2)
             value = float(value) if ok else value
         elif kind == "pattern":
             ok = value in (0, 1, 2) and not isinstance(value, bool)
@@ -473,6 +479,9 @@ def _build(
     origin: dict[str, str] = {}
     for name, res in files:
         raw = _read(name, res)
+        unknown = set(raw) - {"navy", "class", "notes", "reconstructed"}
+        if unknown:
+            raise RulesDataError(name, "(file)", sorted(unknown)[0], "unknown top-level key")
         navy = raw.get("navy", "")
         if not isinstance(navy, str):
             raise RulesDataError(name, "(file)", "navy", "must be text")
