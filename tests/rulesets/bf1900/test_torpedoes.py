@@ -689,3 +689,29 @@ def test_real_scale_and_table_land_work_with_the_torpedo_step() -> None:
     reef = Land.from_coords("reef", [(-30, 900), (30, 900), (30, 1100), (-30, 1100)])
     with pytest.raises(IllegalOrderError, match=r"land.*BF6-TORP-04"):
         validate_launch(launch, poses, logs, scale, [reef])
+
+
+def test_BF6_TORP_11_with_the_packaged_torpedo_chart() -> None:
+    """The real ``charts.Charts`` drives the roll: a score one short misses, the value hits."""
+    from battleline.rulesets.bf1900.charts import load_charts
+
+    charts = load_charts()
+    need = charts.torpedo_to_hit("converging", "beam")
+    assert 2 <= need <= 6
+    poses = {"Kasumi": ORIGIN, "Mikasa": _bearing_pose(90.0, 1000.0)}  # converging, beam
+    logs = logs_for(Kasumi=KASUMI, Mikasa=MIKASA)
+    events = EventLog()
+    dice = FixedDice([need - 1, need])
+    hits = resolve_torpedoes(
+        [TorpedoLaunch("Kasumi", "cl", "Mikasa", 2)],
+        poses,
+        logs,
+        FakeScale(),
+        [],
+        charts,
+        dice,
+        events,
+    )
+    dice.assert_consumed()
+    assert len(hits) == 1
+    assert [e.data["roll"] for e in events.of_kind(EventKind.TORPEDO_MISS)] == [need - 1]
