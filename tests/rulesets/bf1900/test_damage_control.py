@@ -423,3 +423,17 @@ def test_DIFF_02_dice_per_event_setting() -> None:
     validate_declarations(log, _decls(log, "P; P"), dice_per_event=2)
     with pytest.raises(IllegalOrderError, match="BF6-DC-02"):
         validate_declarations(log, _decls(log, "P; P; P"), dice_per_event=2)
+
+
+def test_counterflooded_heavy_needs_no_containment_and_scuttle_ends_the_step() -> None:
+    """BF6-CF-04: a counterflooded zone triggers nothing, so Stop Hvy FL has nothing to do;
+    once scuttled, no more DC dice are rolled."""
+    log = make_log(majestic())
+    state = log.compartments[S]
+    state.level, state.counterflooded = FloodLevel.HEAVY, True
+    with pytest.raises(IllegalOrderError, match="BF6-DC-02"):
+        validate_declarations(log, _decls(log, "HVY:starboard"))
+    log2 = make_log(majestic())
+    log2.bridge_hits = 1
+    _resolve(log2, "SCUTTLE; BR", [6, 6, 6, 6])  # four zone rolls, then no BR roll
+    assert log2.sunk and log2.bridge_hits == 1

@@ -97,7 +97,10 @@ def _events_for(log: ShipLog, decl: DCDeclaration) -> int:
         state = log.compartments[zone]
         if state.level is FloodLevel.SEVERE:
             raise _illegal(log, decl, "severe flooding cannot be contained", "BF6-REP-08")
-        return int(state.level is FloodLevel.HEAVY and not state.contained)
+        # A counterflooded zone triggers no Step One roll, so there is nothing to contain.
+        return int(
+            state.level is FloodLevel.HEAVY and not state.contained and not state.counterflooded
+        )
     if a is DCAction.COUNTERFLOOD:
         zone = decl.compartment
         assert zone is not None and decl.level is not None
@@ -230,6 +233,8 @@ def resolve_damage_control(
     if log.scuttling and not any(d.action is DCAction.SCUTTLE for d in decls):
         _scuttle(log, charts, dice, events)
     for decl in decls:
+        if log.sunk:  # scuttled or capsized: nothing left to repair
+            return
         if decl.action is DCAction.SCUTTLE:
             log.scuttling = True
             events.emit(
