@@ -8,7 +8,15 @@ from typing import Any
 import pytest
 
 from battleline.errors import RulesDataError, UnknownNameError
-from battleline.rulesets.bf1900.ship import SKIMMER_TYPES, Compartment, GunClass, Rating, ShipType
+from battleline.rulesets.bf1900.ship import (
+    END_POSITIONS,
+    LETTERED_POSITIONS,
+    SKIMMER_TYPES,
+    Compartment,
+    GunClass,
+    Rating,
+    ShipType,
+)
 from battleline.rulesets.bf1900.shipdb import (
     AmbiguousShipError,
     class_of_ship,
@@ -39,6 +47,26 @@ def test_every_class_records_sources_and_ship_names() -> None:
         assert cls.sources, cls.name
         assert cls.ships, cls.name
         assert len(cls.propulsion_knots) == 6
+
+
+def test_every_converted_class_is_a_well_formed_log() -> None:
+    """Invariants of the whole database: penetration never rises with range and stops at the
+    gun's reach; lettered positions are real positions (BF6-POS); batteries are even beam
+    patterns 0–2 (BF6-BEAM-01); main guns are lettered; boxes fall from the top speed."""
+    for cls in CLASSES.values():
+        assert cls.mountings, cls.name
+        for m in cls.mountings:
+            reach = [p for p in m.penetration if p is not None]
+            assert m.penetration[: len(reach)] == tuple(reach), (cls.name, m.key)
+            assert reach == sorted(reach, reverse=True), (cls.name, m.key)
+            assert m.rof in (0.5, 1.0, 2.0)
+            if m.is_lettered:
+                assert m.position in LETTERED_POSITIONS | END_POSITIONS, (cls.name, m.key)
+            else:
+                assert m.beam_pattern in (0, 1, 2) and m.guns % 2 == 0, (cls.name, m.key)
+                assert m.gun_class is not GunClass.MAIN
+        knots = cls.propulsion_knots
+        assert list(knots) == sorted(knots, reverse=True) and knots[-1] > 0
 
 
 @pytest.mark.parametrize(
