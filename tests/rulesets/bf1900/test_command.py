@@ -538,3 +538,12 @@ def test_plan_gives_each_ship_its_legs_and_allowance() -> None:
     assert [leg.kind for leg in plan.legs["B"]] == ["straight", "turn", "straight"]
     assert plan.legs["B"][0].distance_m == pytest.approx(600.0)
     assert plan.allowance_m == {"A": pytest.approx(KN15), "B": pytest.approx(KN15)}
+
+
+def test_a_ship_that_cannot_turn_with_the_rest_breaks_the_formation() -> None:
+    fleet = Fleet()
+    fleet.add("1st", ["A", "B", "C"], Pose(0, 0, 0))
+    fleet.logs["C"].propulsion.damaged = 6  # dead in the water (BF6-MOV-07)
+    result = fleet.move({"1st": "TT90S"})
+    assert result.tracks["C"].length_m == 0.0
+    assert fleet.divisions["1st"].formation is Formation.NONE

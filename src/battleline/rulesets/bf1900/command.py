@@ -849,7 +849,10 @@ def finish_division_move(
             rest = split_path(whole, tracks[ship].length_m, plan.radius_m[ship])[1]
             wake.append((ship, rest))
         return division.with_(wake=tuple(wake))
-    if plan.clean_together:
+    # Every ship ran the same legs only if each made the whole turn (a ship dead in the water,
+    # short of movement or with a jammed rudder did not): otherwise read the poses.
+    same = all(abs(tracks[s].turned_deg - plan.together) <= TURN_SLACK_DEG for s in ships)
+    if plan.clean_together and same:
         formation, reverse = formation_after_turn(division.formation, plan.together)
     else:
         formation, reverse = classify_formation([tracks[s].end for s in ships], 3.0)
