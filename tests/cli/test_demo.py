@@ -44,6 +44,7 @@ def test_demo_finishes_with_a_verdict_a_summary_and_a_picture(tmp_path: Path) ->
     assert (tmp_path / "t.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
 
 
+@pytest.mark.slow
 def test_demo_output_is_the_same_twice(tmp_path: Path) -> None:
     first = _demo(tmp_path)
     second = _demo(tmp_path)
@@ -59,6 +60,7 @@ def test_demo_quiet_prints_only_the_summary(tmp_path: Path) -> None:
     assert "Fates" in out
 
 
+@pytest.mark.slow
 def test_save_then_replay_verify_confirms_the_hash(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     _demo(tmp_path, "--quiet", "--save", str(record))
