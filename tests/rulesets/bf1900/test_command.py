@@ -547,3 +547,31 @@ def test_a_ship_that_cannot_turn_with_the_rest_breaks_the_formation() -> None:
     result = fleet.move({"1st": "TT90S"})
     assert result.tracks["C"].length_m == 0.0
     assert fleet.divisions["1st"].formation is Formation.NONE
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    formation=st.sampled_from([f for f in Formation if f is not Formation.NONE]),
+    turn=st.sampled_from([45, 90, 135, 180]),
+    side=st.sampled_from(list(Direction)),
+    heading=st.floats(0, 359),
+)
+def test_turn_together_keeps_the_ships_places_relative_to_each_other(
+    formation: Formation, turn: int, side: Direction, heading: float
+) -> None:
+    """Property (BF6-CMD-08, BF6-CMD-10): the formation worked out from the turn is the one the
+    ships are really in afterwards."""
+    fleet = Fleet()
+    fleet.add("1st", ["A", "B", "C"], Pose(0, 0, heading), formation, interval=700)
+    before = dict(fleet.poses)
+    fleet.move({"1st": f"TT{turn}{side.value}"})
+    moved = {
+        (round(fleet.poses[s].x - before[s].x, 6), round(fleet.poses[s].y - before[s].y, 6))
+        for s in "ABC"
+    }
+    assert len(moved) == 1
+    division = fleet.divisions["1st"]
+    assert classify_formation([fleet.poses[s] for s in division.ships]) == (
+        division.formation,
+        False,
+    )
