@@ -121,9 +121,10 @@ def raise_flooding(
     old = state.level
     state.level = level
     state.counterflooded = False
+    was = "dry" if old is FloodLevel.NONE else old.name.title()
     events.emit(
         EventKind.FLOODING,
-        f"{log.name}: {compartment.value} flooding {old.name.title()} → {level.name.title()}",
+        f"{log.name}: {compartment.value} flooding {was} → {level.name.title()}",
         ship=log.name,
         compartment=compartment.value,
         level=int(level),
