@@ -175,19 +175,38 @@ class Game:
         ``turn`` and ``phase``, when given, must name the open phase: an order written for another
         turn or phase is stale and rejected. Returns the events produced (empty while waiting).
         """
+        texts, parsed = self._checked(side, orders, turn, phase)
+        self.pending.put(side, texts, parsed)
+        if not self.pending.complete:
+            return []
+        return self._resolve_ready()
+
+    def check(
+        self,
+        side: str,
+        orders: Sequence[str],
+        *,
+        turn: int | None = None,
+        phase: str | None = None,
+    ) -> None:
+        """Validate orders for the open phase without sealing them (raises as :meth:`submit`)."""
+        self._checked(side, orders, turn, phase)
+
+    def _checked(
+        self, side: str, orders: Sequence[str], turn: int | None, phase: str | None
+    ) -> tuple[tuple[str, ...], Any]:
+        """The stripped order lines and their parsed form, or the error that refuses them."""
         state = self.state
         if state.result is not None:
             raise IllegalOrderError(f"the game is over ({state.result.line()}); no more orders")
         if side not in state.sides:
             raise UnknownNameError("side", side, list(state.sides))
-        if (turn is not None and turn != state.turn) or (
-            phase is not None and phase != self.spec.name
-        ):
-            raise IllegalOrderError(
-                f"stale orders from {side} for turn {turn} {phase or self.spec.name} phase: "
-                f"the open phase is turn {state.turn} {self.spec.name}"
-            )
         spec = self.spec
+        if (turn is not None and turn != state.turn) or (phase is not None and phase != spec.name):
+            raise IllegalOrderError(
+                f"stale orders from {side} for turn {turn} {phase or spec.name} phase: "
+                f"the open phase is turn {state.turn} {spec.name}"
+            )
         texts = tuple(o.strip() for o in orders if o.strip())
         if spec.order_kind is None and texts:
             raise IllegalOrderError(
@@ -195,17 +214,7 @@ class Game:
                 f"(BF6-CMD-01: movement follows the Command Phase's orders)"
             )
         parsed = spec.parser(state, side, texts) if spec.parser else texts
-        self.pending.put(side, texts, parsed)
-        if not self.pending.complete:
-            return []
-        return self._resolve_ready()
-
-    def check(self, side: str, orders: Sequence[str]) -> None:
-        """Validate orders for the open phase without sealing them (raises as :meth:`submit`)."""
-        spec = self.spec
-        texts = tuple(o.strip() for o in orders if o.strip())
-        if spec.parser is not None and texts:
-            spec.parser(self.state, side, texts)
+        return texts, parsed
 
     def resolve(self) -> list[Event]:
         """Umpire's hand: resolve now, sides that have not submitted giving no orders."""
