@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from battleline.engine.events import EventKind, EventLog
 from battleline.rulesets.bf1900.charts import load_charts
 from battleline.rulesets.bf1900.damage.declarations import parse_declarations
@@ -109,6 +111,8 @@ def test_EX_BF6_10_without_the_counterflood_the_list_bites() -> None:
     assert set(log.uneven) == {"side"}
     assert log.uneven_tr_hits == 1
     assert "list to port" in events.of_kind(EventKind.LISTING)[0].text
+    dumped = json.loads(json.dumps(log.to_dict()))  # the charts' UnevenEffect dumps plainly
+    assert dumped["uneven"]["side"]["tr_hits"] == 1
 
 
 def test_BF6_SINK_03_sinking_ship_declarations_dropped_and_countdown() -> None:
