@@ -67,6 +67,7 @@ def test_a_fleet_action_of_about_eight_ships_a_side_is_built_in() -> None:
 
 
 def test_a_good_file_sets_up_ships_divisions_and_formations(tmp_path: Path) -> None:
+    """Every ship has a log, a place and a division before play begins (BF6-GEN-04, BF6-GEN-06)."""
     game = new_game(str(_write(tmp_path, GOOD)), 1)
     st = game.state
     assert st.sides == ("Blue", "Red")
@@ -164,7 +165,9 @@ def test_victory_points_by_size_for_sunk_and_crippled(tmp_path: Path) -> None:
 
 
 def _invariants(game: Game, seen: dict[str, object]) -> None:
-    """Rule invariants that must hold after every resolution."""
+    """Rule invariants that must hold after every resolution: propulsion marks within the boxes
+    (BF6-PROP-01), DC boxes as the size gives them (BF6-DC-03, BF6-DC-04), flooding levels
+    (BF6-DMG-12), sinking ships never move (BF6-SINK-03)."""
     st = game.state
     assert 1 <= st.turn <= st.turn_limit
     in_divisions = [s for d in st.divisions.values() for s in d.ships]
@@ -228,6 +231,9 @@ def _to_phase(game: Game, phase: str) -> None:
 
 
 def test_BF6_CMD_02_divisional_orders_are_addressed_to_the_sides_own_divisions() -> None:
+    """Orders go to the side's own divisions (BF6-CMD-02), are read and checked when submitted
+    (BF6-CMD-14: no STOP with another order), and are carried out in the next Movement Phase
+    (BF6-CMD-01, BF6-CMD-08: a simultaneous turn turns every ship of that division only)."""
     game = new_game("channel-1900", 1)
     with pytest.raises(IllegalOrderError, match="Britain has no division 'Escadre du Nord'"):
         game.submit("Britain", ["Escadre du Nord: TS90S"])
@@ -278,13 +284,17 @@ def test_BF6_GUN_01_a_gunnery_log_is_checked_on_submission() -> None:
 
 
 def test_BF6_TORP_02_launches_are_checked_on_submission() -> None:
+    """A declared launch is checked when sealed: nine torpedoes from a mount that has fewer is
+    refused (BF6-TORP-03)."""
     game = new_game("destroyer-attack", 1)
     _to_phase(game, "torpedo")
     with pytest.raises(IllegalOrderError, match=r"BF6-TORP|REF-BF6-18"):
         game.submit("Flotilla", ["Ikazuchi: TT centreline -> Fuji x9"])
 
 
-def test_BF6_DC_damage_control_is_checked_on_submission() -> None:
+def test_BF6_DC_02_damage_control_is_checked_on_submission() -> None:
+    """Declarations name the repair before any die (BF6-REP-05, BF6-DC-01); one die per damage
+    event (BF6-DC-02); only the side's own ships."""
     game = new_game("cruiser-duel", 1)
     _to_phase(game, "gunnery")
     game.state.logs["Yoshino"].propulsion.damage()
