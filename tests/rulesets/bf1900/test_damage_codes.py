@@ -210,6 +210,7 @@ def test_BF6_SEC_03_one_boat_gun_per_hit_while_crews_not_deployed() -> None:
     _apply(log, ["B", "B"], [])
     assert log.batteries["boat"].count(Mark.DESTROYED) == 2
     dd = make_log(destroyer())  # no armoured deck: always manned
+    dd.boat_crews_deployed = False  # even if the log says otherwise
     _apply(dd, ["2B"], [])
     assert dd.batteries["boat"].count(Mark.DESTROYED) == 2
 

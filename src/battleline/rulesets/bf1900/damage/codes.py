@@ -125,6 +125,8 @@ def apply_codes(log: ShipLog, codes: Sequence[str], ctx: DamageContext) -> None:
         )
     parsed = [parse_code(c) for c in codes]
     boat_hits = 0
+    # Only armoured-deck ships may leave their boat guns unmanned (BF6-SEC-03).
+    crews_deployed = log.boat_crews_deployed or not log.cls.armoured_deck
     for code in parsed:
         if log.sunk:
             _note(log, ctx, f"{code}: the ship has gone down, no effect")
@@ -133,7 +135,7 @@ def apply_codes(log: ShipLog, codes: Sequence[str], ctx: DamageContext) -> None:
             if code.name == "B":
                 # One shell hit takes at most one boat gun while the crews are not deployed
                 # (BF6-SEC-03).
-                if boat_hits >= 1 and not log.boat_crews_deployed:
+                if boat_hits >= 1 and not crews_deployed:
                     _note(log, ctx, "B: boat crews not deployed, one boat gun per hit (BF6-SEC-03)")
                     continue
                 boat_hits += 1
