@@ -1,0 +1,297 @@
+"""The AI admiral: one side's commander, playing the rules honestly from its side's view.
+
+:class:`FleetAdmiral` implements the :class:`~battleline.ai.base.Admiral` protocol. Each phase it
+is handed a :class:`~battleline.engine.view.SideView` — never the game state — and answers with
+order text in the normal notations (divisional orders and fleet messages, gunnery log lines,
+torpedo launches, damage-control declarations). Its randomness is its own ``numpy`` Generator,
+seeded from the seed it is given, apart from the game's dice. What it remembers between phases
+comes from the views too: its own ships' moves (for legal speed orders), where its own salvos
+fell (for walking the splashes, :mod:`battleline.ai.ranging`), the signals it has made.
+
+The decisions themselves are in :mod:`battleline.ai.tactics`; how the admiral thinks is written
+up in ``docs/ai.md``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from battleline.ai.base import Admiral
+from battleline.ai.picture import Picture, build_picture, is_flotilla
+from battleline.ai.ranging import Fall, RangeKeeper, Skill, fall_of, get_skill
+from battleline.ai.tactics import (
+    attack_heading,
+    away_heading,
+    centroid,
+    checked_division_orders,
+    dc_plan,
+    division_of,
+    drop_candidate,
+    fire_plan,
+    flotilla_target,
+    is_beaten,
+    lame,
+    launch_plan,
+    legal_entries,
+    line_heading,
+    speed_order,
+    target_order,
+    torpedoes_left,
+    turn_orders,
+)
+from battleline.engine.events import EventKind
+from battleline.engine.geometry import Pose, signed_angle
+from battleline.engine.view import SideView
+from battleline.errors import BattlelineError
+from battleline.rulesets.bf1900.damage.declarations import format_declarations
+from battleline.rulesets.bf1900.divisions import Division
+
+#: Event data an admiral may read from its own shots: where the marker lies, whose, at whom.
+#: (The measured ranges the umpire also records are never read.)
+SHOT_KINDS = (EventKind.SPLASH, EventKind.HIT_ZONE)
+
+
+class FleetAdmiral:
+    """A side's admiral at one skill level (``green``, ``veteran`` or ``elite``)."""
+
+    def __init__(
+        self, side: str, seed: np.random.SeedSequence | int, skill: str | Skill = "veteran"
+    ) -> None:
+        self.side = side
+        self.skill = skill if isinstance(skill, Skill) else get_skill(skill)
+        self.rng = np.random.default_rng(seed)
+        self.keeper = RangeKeeper(self.skill, self.rng)
+        self.last_moves: dict[str, float] = {}
+        self.signalled: set[str] = set()
+        self._seen_shots: set[tuple[int, str, str]] = set()
+
+    # -- the protocol ---------------------------------------------------------------------
+
+    def orders(self, view: SideView, phase: str) -> list[str]:
+        """Order lines for ``phase``, from ``view`` alone."""
+        if not isinstance(view, SideView):
+            raise TypeError(f"an admiral is handed a SideView, not {type(view).__name__}")
+        if view.side != self.side:
+            raise ValueError(f"the {self.side} admiral was handed {view.side}'s view")
+        picture = build_picture(view)
+        self.remember(picture)
+        planners = {
+            "command": self.command,
+            "gunnery": self.gunnery,
+            "torpedo": self.torpedoes,
+            "damage": self.damage_control,
+        }
+        planner = planners.get(phase)
+        if planner is None:
+            return []
+        try:
+            return planner(picture)
+        except BattlelineError:
+            return []  # the simplest fallback: no orders this phase
+
+    # -- memory ---------------------------------------------------------------------------
+
+    def remember(self, picture: Picture) -> None:
+        """Take in the view's new events: own ships' moves and the fall of own salvos."""
+        for event in picture.view.events:
+            if event.kind is EventKind.MOVE and event.ship in picture.own:
+                if "distance_m" in event.data:  # not the "turns only ..." note (BF6-CMD-12)
+                    self.last_moves[event.ship] = float(event.data["distance_m"])
+            elif event.kind in SHOT_KINDS:
+                firer, target = str(event.data.get("firer")), str(event.data.get("target"))
+                key = (event.turn, firer, target)
+                if key in self._seen_shots or firer not in picture.own:
+                    continue
+                if target not in picture.funnels:
+                    continue
+                self._seen_shots.add(key)
+                if event.kind is EventKind.HIT_ZONE:
+                    fall = Fall.HIT
+                else:
+                    marker = (float(event.data["x"]), float(event.data["y"]))
+                    fall = fall_of(marker, picture.funnels[firer], picture.funnels[target])
+                self.keeper.observe(firer, target, fall, picture.seen_m(firer, target))
+
+    # -- command --------------------------------------------------------------------------
+
+    def command(self, picture: Picture) -> list[str]:
+        """Divisional orders and fleet messages (BF6-CMD-01..32)."""
+        targets = picture.targets()
+        big = [c.name for c in targets if not is_flotilla(c.type)]
+        everyone = [c.name for c in targets]
+        beaten = is_beaten(picture)
+        tokens: dict[str, list[str]] = {}
+        divisions: dict[str, Division] = {}
+        attacking = False
+        flotillas_armed = False
+        fleet_div = ""
+        for name, info in picture.view.divisions.items():
+            division = division_of(picture, name)
+            alive = [s for s in division.ships if picture.own[s].log.in_battle]
+            if not alive:
+                continue
+            divisions[name] = division
+            if info["fleet_flagship"] and not fleet_div:
+                fleet_div = name
+            lead = division.lead
+            here = picture.poses[lead]
+            flotilla = all(is_flotilla(picture.own[s].type) for s in alive)
+            threat = centroid(picture.funnels[n] for n in (big or everyone))
+            if self._strikes(picture, alive, big, beaten):
+                tokens[name] = ["SIG SURRENDER"]
+                continue
+            heading: float | None = None
+            if threat is None:
+                heading = None
+            elif beaten or all(lame(picture.own[s].log) for s in alive):
+                heading = away_heading(here, threat)
+            elif flotilla:
+                quarry = flotilla_target(picture, lead)
+                if torpedoes_left(picture, alive):
+                    flotillas_armed = True
+                if quarry is not None and torpedoes_left(picture, alive):
+                    heading, _ = attack_heading(picture, lead, quarry)
+                    attacking = True
+                else:
+                    heading = away_heading(here, threat)
+            else:
+                heading, _ = line_heading(picture, lead, big or everyone)
+            mine = turn_orders(division, here.heading, heading, line=not flotilla)
+            drop = "" if flotilla else drop_candidate(picture, division)
+            moving = division
+            if drop:
+                side = self._away_side(here, threat)
+                mine = [f'DROP "{drop}" {side}', *mine]
+                moving = division.without(drop)
+            tokens[name] = [*speed_order(picture, moving, self.last_moves, True), *mine]
+        if not fleet_div and divisions:
+            fleet_div = next(iter(divisions))
+        if fleet_div and tokens.get(fleet_div) != ["SIG SURRENDER"]:
+            signals = self._signals(picture, big or everyone, beaten, attacking, flotillas_armed)
+            if any(s.startswith("SIG TURN16") for s in signals):
+                # The fleet turn replaces every division's turn this move (EX-BF6-16).
+                for name in tokens:
+                    tokens[name] = [t for t in tokens[name] if not t.startswith(("TS", "TT"))]
+            tokens[fleet_div] = [*signals, *tokens.get(fleet_div, [])]
+        lines = []
+        for name, mine in tokens.items():
+            checked = checked_division_orders(picture, divisions[name], mine, self.last_moves)
+            if checked:
+                lines.append(f"{name}: {' '.join(checked)}")
+        return lines
+
+    def _strikes(self, picture: Picture, alive: list[str], big: list[str], beaten: bool) -> bool:
+        """Strike the colours (BF6-CMD-32): dead in the water, or beaten and all crippled, with an
+        enemy big ship close by."""
+        if not big:
+            return False
+        reach = 1.5 * picture.scale.bracket_m
+        close = any(picture.seen_m(s, e) <= reach for s in alive for e in big)
+        if not close:
+            return False
+        dead = all(picture.own[s].log.speed_knots <= 0 for s in alive)
+        broken = beaten and all(lame(picture.own[s].log) for s in alive)
+        return dead or broken
+
+    @staticmethod
+    def _away_side(here: Pose, threat: tuple[float, float] | None) -> str:
+        """Port if the enemy lies to starboard, else starboard."""
+        if threat is None:
+            return "S"
+        return "P" if 0.0 <= here.bearing_to(*threat) <= 180.0 else "S"
+
+    def _signals(
+        self,
+        picture: Picture,
+        enemies: list[str],
+        beaten: bool,
+        attacking: bool,
+        armed: bool,
+    ) -> list[str]:
+        """The fleet messages this turn (BF6-CMD-25..31), each made once."""
+        out: list[str] = []
+
+        def once(word: str, text: str) -> None:
+            if word not in self.signalled:
+                self.signalled.add(word)
+                out.append(text)
+
+        if not enemies:
+            return out
+        if beaten:
+            flag = next(
+                (
+                    s
+                    for n, info in picture.view.divisions.items()
+                    if info["fleet_flagship"]
+                    for s in [info["flagship"]]
+                    if s in picture.own and picture.own[s].log.in_battle
+                ),
+                None,
+            )
+            threat = centroid(picture.funnels[n] for n in enemies)
+            if flag is not None and threat is not None and "TURN16" not in self.signalled:
+                here = picture.poses[flag]
+                if abs(signed_angle(here.bearing_to(*threat))) < 90.0:
+                    once("TURN16", f"SIG TURN16 {self._away_side(here, threat)}")
+            return out
+        once("ENGAGE", "SIG ENGAGE")
+        if attacking:
+            once("TORPEDO", "SIG TORPEDO")
+        elif "TORPEDO" in self.signalled and not armed:
+            once("RECALL", "SIG RECALL")
+        return out
+
+    # -- gunnery --------------------------------------------------------------------------
+
+    def gunnery(self, picture: Picture) -> list[str]:
+        """The gunnery log: each division on one target, estimates by eye (BF6-GUN-02)."""
+        turn = picture.turn
+
+        def estimate(firer: str, target: str, seen: float) -> float:
+            return self.keeper.estimate(firer, target, seen, turn)
+
+        entries = []
+        for name in picture.view.divisions:
+            division = division_of(picture, name)
+            alive = [s for s in division.ships if picture.own[s].log.in_battle]
+            if not alive:
+                continue
+            spotter = division.flagship if division.flagship in alive else alive[0]
+            order = target_order(picture, spotter)
+            preferred = order[0] if order else None
+            for ship in alive:
+                entries += fire_plan(picture, ship, preferred, estimate)
+        return [e.notation() for e in legal_entries(picture, entries)]
+
+    # -- torpedoes ------------------------------------------------------------------------
+
+    def torpedoes(self, picture: Picture) -> list[str]:
+        """Launches at targets that look within reach (BF6-TORP-02..10)."""
+        skill = self.skill
+
+        def eye(seen: float) -> float:
+            return seen * (1.0 + float(self.rng.normal(skill.bias, skill.sd_total(seen))))
+
+        return [str(launch) for launch in launch_plan(picture, eye)]
+
+    # -- damage control -------------------------------------------------------------------
+
+    def damage_control(self, picture: Picture) -> list[str]:
+        """Each damaged ship's declarations by priority within its DC dice (BF6-DC-01..04)."""
+        lines = []
+        for ship in picture.able():
+            decls = dc_plan(ship.log)
+            if decls:
+                lines.append(f"{ship.name}: {format_declarations(decls)}")
+        return lines
+
+
+def default_admiral(
+    side: str, seed: np.random.SeedSequence | int, skill: str = "veteran"
+) -> Admiral:
+    """The admiral the demo and the simulator use: a :class:`FleetAdmiral` of ``skill``."""
+    return FleetAdmiral(side, seed, skill)
+
+
+__all__ = ["SHOT_KINDS", "FleetAdmiral", "default_admiral"]

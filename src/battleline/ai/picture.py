@@ -1,0 +1,84 @@
+"""The admiral's picture of the table, built from its side's view and nothing else.
+
+Everything here comes from :class:`~battleline.engine.view.SideView`: own ships with their logs,
+enemy ships as seen (name, class, pose, whether sinking or struck). Enemy ship classes are public
+knowledge (recognition books), so their class values are looked up by class name. For the rules'
+own validation helpers, which want a ship log for every ship, an enemy is stood in for by a fresh
+log of its class: it carries no hidden damage, only what anyone could know.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from battleline.engine.geometry import Pose
+from battleline.engine.view import Contact, OwnShip, SideView
+from battleline.rulesets.bf1900.los import SightLines
+from battleline.rulesets.bf1900.scales import Scale, get_scale
+from battleline.rulesets.bf1900.scenario import lookup_class
+from battleline.rulesets.bf1900.ship import ShipClass, ShipType
+from battleline.rulesets.bf1900.shiplog import ShipLog
+from battleline.rulesets.bf1900.table import funnel_point
+
+#: Ship types that fight as flotillas: they run in and launch torpedoes (BF6-CMD-30).
+FLOTILLA_TYPES = frozenset({ShipType.DESTROYER.value, ShipType.TORPEDO_BOAT.value, "TGB"})
+
+Point = tuple[float, float]
+
+
+def is_flotilla(ship_type: str) -> bool:
+    """True for destroyers, torpedo boats and torpedo gunboats."""
+    return ship_type in FLOTILLA_TYPES
+
+
+@dataclass(frozen=True)
+class Picture:
+    """One side's picture of the table at one phase."""
+
+    view: SideView
+    scale: Scale
+    own: dict[str, OwnShip]
+    enemy: dict[str, Contact]
+    classes: dict[str, ShipClass]
+    poses: dict[str, Pose]
+    funnels: dict[str, Point]
+    logs: dict[str, ShipLog]
+    sight: SightLines
+
+    @property
+    def turn(self) -> int:
+        """The game turn."""
+        return self.view.turn
+
+    def seen_m(self, a: str, b: str) -> float:
+        """Distance between two ships' forward funnels as the table shows it."""
+        return math.dist(self.funnels[a], self.funnels[b])
+
+    def targets(self) -> list[Contact]:
+        """Enemy ships worth shooting at: afloat, not sinking, not struck."""
+        return [c for c in self.enemy.values() if not c.sinking and not c.surrendered]
+
+    def able(self) -> list[OwnShip]:
+        """Own ships still in the battle."""
+        return [s for s in self.own.values() if s.log.in_battle]
+
+
+def build_picture(view: SideView) -> Picture:
+    """The picture of ``view``: poses, funnels, class values and sight lines."""
+    scale = get_scale(view.scale)
+    own = {s.name: s for s in view.own if not s.log.sunk}
+    enemy = {c.name: c for c in view.contacts}
+    classes: dict[str, ShipClass] = {n: s.log.cls for n, s in own.items()}
+    classes.update({n: lookup_class(c.cls) for n, c in enemy.items()})
+    poses = {n: s.pose for n, s in own.items()}
+    poses.update({n: c.pose for n, c in enemy.items()})
+    sizes = {n: scale.base_size_m(cls) for n, cls in classes.items()}
+    funnels = {n: funnel_point(poses[n], sizes[n][0]) for n in poses}
+    logs = {n: s.log for n, s in own.items()}
+    logs.update({n: ShipLog(n, classes[n], "") for n in enemy})
+    sight = SightLines(poses, sizes)
+    return Picture(view, scale, own, enemy, classes, poses, funnels, logs, sight)
+
+
+__all__ = ["FLOTILLA_TYPES", "Picture", "build_picture", "is_flotilla"]

@@ -1,0 +1,587 @@
+"""The admiral's decisions, phase by phase, written as order text in the normal notations.
+
+* Command (BF6-CMD-01..32): each battle division closes to the 2nd range bracket while staying
+  outside the torpedo range of the enemy's big ships, then turns in succession to bring its
+  broadsides to bear, preferring the side that crosses the enemy's T; flotillas run in at top speed
+  and turn to launch; damaged ships drop out of the line (BF6-CMD-16/17); beaten sides turn away
+  together and run, and a division dead in the water under the enemy's guns strikes (BF6-CMD-32).
+* Gunnery (BF6-GUN, BF6-TGT, BF6-ROF): each division concentrates on one target; guns that cannot
+  bear on it take the next best; AP where its penetration beats the target's vitals armour.
+* Torpedoes (BF6-TORP-02..10): launch when a worthwhile target is, by eye, well inside range.
+* Damage control (BF6-DC-01..04, BF6-REP, BF6-CF): by priority within the ship's DC dice.
+
+Every helper reads only an admiral's :class:`~battleline.ai.picture.Picture` of its side's view.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from battleline.ai.picture import Picture, is_flotilla
+from battleline.engine.geometry import Pose, bearing, in_arc, norm360, signed_angle
+from battleline.errors import BattlelineError
+from battleline.rulesets.bf1900.arcs import battery_layout, bearing_guns
+from battleline.rulesets.bf1900.command import drop_out_eligible, plan_division_move
+from battleline.rulesets.bf1900.damage.declarations import DCAction, DCDeclaration
+from battleline.rulesets.bf1900.damage.step3 import counterflood_zones, validate_declarations
+from battleline.rulesets.bf1900.divisions import Division, Formation, restores_line_ahead
+from battleline.rulesets.bf1900.gunnery import GunneryEntry, rounds_per_gun, validate_entries
+from battleline.rulesets.bf1900.hits import Ammo
+from battleline.rulesets.bf1900.movement import move_allowance_m
+from battleline.rulesets.bf1900.notation import DropOut, parse_orders
+from battleline.rulesets.bf1900.ruleset import crippled
+from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, GunClass, Mounting
+from battleline.rulesets.bf1900.shiplog import Mark, RudderState, ShipLog
+from battleline.rulesets.bf1900.torpedoes import (
+    TorpedoLaunch,
+    bearing_arc,
+    runs_shallow,
+    validate_launches,
+)
+
+#: A battle line aims for this fraction of the way into the 2nd range bracket (reconstructed).
+ENGAGE_FRACTION = 1.6
+#: ... but keeps at least this far outside the enemy big ships' torpedo range, metres.
+TORPEDO_MARGIN_M = 700.0
+#: Band either side of the wanted range inside which a line simply holds its broadside.
+RANGE_BAND = 0.2
+#: Smaller heading changes are not worth an order, degrees.
+MIN_TURN_DEG = 8
+#: Flotillas launch when the target looks within this fraction of the torpedo range.
+LAUNCH_FRACTION = 0.85
+#: A side has lost when this share of its tonnage (by size) is lost or crippled (reconstructed).
+BEATEN_SHARE = 0.5
+#: A division dead in the water strikes when an enemy big ship is within this many brackets.
+SURRENDER_BRACKETS = 1.5
+
+# -- assessment ------------------------------------------------------------------------------
+
+
+def loss_share(picture: Picture) -> float:
+    """Share of own size lost (sunk, sinking, struck: 1) or crippled (½)."""
+    total = lost = 0.0
+    for ship in picture.view.own:
+        size = float(ship.size)
+        total += size
+        log = ship.log
+        if not log.in_battle:
+            lost += size
+        elif crippled(log):
+            lost += size / 2.0
+    return lost / total if total else 0.0
+
+
+def is_beaten(picture: Picture) -> bool:
+    """Most of the side sunk or crippled: time to break off the action."""
+    return loss_share(picture) >= BEATEN_SHARE
+
+
+def lame(log: ShipLog) -> bool:
+    """Crippled, or down to under 60 % of the class's top speed."""
+    return crippled(log) or log.speed_knots < 0.6 * log.cls.max_knots
+
+
+def centroid(points: Iterable[tuple[float, float]]) -> tuple[float, float] | None:
+    """Mean of some points (``None`` for none)."""
+    pts = list(points)
+    if not pts:
+        return None
+    return sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+
+
+def enemy_torpedo_reach_m(picture: Picture) -> float:
+    """The longest torpedo range among the enemy's big ships (class values are public)."""
+    reach = [
+        t.range_m
+        for c in picture.targets()
+        if not is_flotilla(c.type)
+        for t in picture.classes[c.name].torpedoes
+    ]
+    return max(reach, default=0.0)
+
+
+# -- the command phase -----------------------------------------------------------------------
+
+
+def division_of(picture: Picture, name: str) -> Division:
+    """A division as the rules see it, rebuilt from the view (ships still in the battle)."""
+    info = picture.view.divisions[name]
+    ships = tuple(s for s in info["ships"] if s in picture.own and picture.own[s].log.in_battle)
+    flag = info["flagship"] if info["flagship"] in ships else (ships[0] if ships else "")
+    return Division(
+        name,
+        picture.view.side,
+        ships or tuple(info["ships"]),
+        flag or info["flagship"],
+        Formation(info["formation"]),
+        fleet_flagship=bool(info["fleet_flagship"]),
+    )
+
+
+def away_heading(here: Pose, threat: tuple[float, float]) -> float:
+    """Straight away from a point."""
+    return norm360(bearing(threat[0], threat[1], here.x, here.y))
+
+
+def _nearest_side_heading(current: float, options: Sequence[float]) -> float:
+    return min(options, key=lambda h: (abs(signed_angle(h - current)), h))
+
+
+def line_heading(picture: Picture, lead: str, enemies: Sequence[str]) -> tuple[float, str]:
+    """A battle line's heading: close, hold a broadside (crossing the T if it can), or open.
+
+    The wanted range is ``ENGAGE_FRACTION`` brackets, and at least the enemy big ships' torpedo
+    range plus a margin (the "Engage Enemy" doctrine, BF6-CMD-26).
+    """
+    here = picture.poses[lead]
+    pts = [picture.funnels[e] for e in enemies]
+    nearest = min(enemies, key=lambda e: picture.seen_m(lead, e))
+    target = centroid(pts) or picture.funnels[nearest]
+    dist = picture.seen_m(lead, nearest)
+    wanted = max(
+        ENGAGE_FRACTION * picture.scale.bracket_m,
+        enemy_torpedo_reach_m(picture) + TORPEDO_MARGIN_M,
+    )
+    to_enemy = bearing(here.x, here.y, *target)
+    broadsides = (norm360(to_enemy + 90.0), norm360(to_enemy - 90.0))
+    if dist > wanted * (1.0 + RANGE_BAND):
+        # Close obliquely, guns bearing, on the side already turned towards.
+        options = (norm360(to_enemy + 40.0), norm360(to_enemy - 40.0))
+        return _nearest_side_heading(here.heading, options), "close"
+    if dist < wanted * (1.0 - RANGE_BAND):
+        options = (norm360(to_enemy + 140.0), norm360(to_enemy - 140.0))
+        return _nearest_side_heading(here.heading, options), "open"
+    # Cross the T: of the two broadside courses prefer the one across the enemy's bows.
+    heads = [picture.poses[e].heading for e in enemies]
+    mean = math.degrees(
+        math.atan2(
+            sum(math.sin(math.radians(h)) for h in heads),
+            sum(math.cos(math.radians(h)) for h in heads),
+        )
+    )
+    across = min(broadsides, key=lambda h: abs(signed_angle(h - norm360(mean + 180.0))))
+    other = broadsides[1] if across == broadsides[0] else broadsides[0]
+    if abs(signed_angle(across - here.heading)) <= abs(signed_angle(other - here.heading)) + 60:
+        return across, "broadside"
+    return other, "broadside"
+
+
+def attack_heading(picture: Picture, lead: str, target: str) -> tuple[float, str]:
+    """A flotilla's run at a target: straight in, then beam on to launch from the side tubes."""
+    here = picture.poses[lead]
+    tx, ty = picture.funnels[target]
+    to_target = bearing(here.x, here.y, tx, ty)
+    reach = max(
+        (t.range_m for s in _division_ships(picture, lead) for t in picture.classes[s].torpedoes),
+        default=0.0,
+    )
+    if picture.seen_m(lead, target) > reach * LAUNCH_FRACTION:
+        return norm360(to_target), "attack"
+    if all(
+        t.position == "bow"
+        for s in _division_ships(picture, lead)
+        for t in picture.classes[s].torpedoes
+    ):
+        return norm360(to_target), "launch"
+    options = (norm360(to_target + 90.0), norm360(to_target - 90.0))
+    return _nearest_side_heading(here.heading, options), "launch"
+
+
+def _division_ships(picture: Picture, ship: str) -> list[str]:
+    for info in picture.view.divisions.values():
+        if ship in info["ships"]:
+            return [s for s in info["ships"] if s in picture.own]
+    return [ship]
+
+
+def torpedoes_left(picture: Picture, ships: Iterable[str]) -> bool:
+    """Whether any of these ships can still launch."""
+    return any(
+        picture.own[s].log.in_battle
+        and any(n > 0 for n in picture.own[s].log.torpedoes_left.values())
+        for s in ships
+    )
+
+
+def flotilla_target(picture: Picture, lead: str) -> str | None:
+    """The flotilla's quarry: the biggest enemy ship its torpedoes can hurt, nearest first."""
+    shallow = any(runs_shallow(picture.classes[s]) for s in _division_ships(picture, lead))
+    quarry = [
+        c.name for c in picture.targets() if not is_flotilla(c.type) and (shallow or c.size > 4)
+    ]
+    if not quarry:
+        return None
+    return min(quarry, key=lambda n: (-picture.enemy[n].size, picture.seen_m(lead, n), n))
+
+
+def turn_orders(division: Division, current: float, wanted: float | None, line: bool) -> list[str]:
+    """The arrow to draw: turn in succession in line ahead, else turn together (BF6-CMD-05/08).
+
+    Out of line ahead a turn that restores the line is preferred when it costs little (BF6-CMD-10).
+    """
+    if wanted is None:
+        return []
+    delta = round(signed_angle(wanted - current))
+    in_line = division.formation is Formation.LINE_AHEAD
+    if not in_line and line:
+        for d in sorted((-135, -90, -45, 45, 90, 135), key=lambda d: abs(d - delta)):
+            if abs(d - delta) <= 50 and restores_line_ahead(division.formation, d):
+                delta = d
+                break
+    if abs(delta) < MIN_TURN_DEG:
+        return []
+    side = "S" if delta > 0 else "P"
+    if in_line and line and abs(delta) <= 100 and len(division.ships) > 1:
+        return [f"TS{min(abs(delta), 90)}{side}"]
+    return [f"TT{min(abs(delta), 180)}{side}"]
+
+
+def speed_order(
+    picture: Picture, division: Division, last_moves: Mapping[str, float], full: bool
+) -> list[str]:
+    """``SPDn`` at the best legal speed for every ship (BF6-MOV-01/03/06), or none when unsure.
+
+    The limits come from the rules' own :func:`move_allowance_m`, with last turn's move as the
+    admiral saw its own ships move; a speed that any ship cannot make is never written.
+    """
+    if not full:
+        return []
+    lo_all, hi_all, top = 0.0, math.inf, math.inf
+    scale = picture.scale
+    for ship in division.ships:
+        log = picture.own[ship].log
+        if ship not in last_moves:
+            return []
+        last = last_moves[ship]
+        bounds = [move_allowance_m(log, scale, max(0.0, last + d)) for d in (-0.2, 0.0, 0.2)]
+        lo = max(b[0] for b in bounds)
+        hi = min(b[1] for b in bounds)
+        if hi <= 0.0:
+            continue
+        lo_all, hi_all = max(lo_all, lo), min(hi_all, hi)
+        top = min(top, scale.knots_to_m_per_turn(log.speed_knots))
+    wanted = min(hi_all, top)
+    if not math.isfinite(wanted) or wanted <= 0.0:
+        return []
+    knots = math.floor(scale.m_per_turn_to_knots(wanted) * 10.0 - 1e-6) / 10.0
+    metres = scale.knots_to_m_per_turn(knots)
+    if knots <= 0.0 or metres < lo_all + 1.0 or metres > wanted:
+        return []
+    return [f"SPD{knots:g}"]
+
+
+def checked_division_orders(
+    picture: Picture, division: Division, tokens: list[str], last_moves: Mapping[str, float]
+) -> list[str]:
+    """The division's orders, dropping the speed and then the turn if the rules refuse them
+    (:func:`~battleline.rulesets.bf1900.command.plan_division_move` is the check)."""
+    poses = {s: picture.poses[s] for s in division.ships}
+    logs = {s: picture.own[s].log for s in division.ships}
+    scale = picture.scale
+    moves = {
+        s: last_moves.get(s, scale.knots_to_m_per_turn(logs[s].speed_knots)) for s in division.ships
+    }
+    candidates = [tokens]
+    candidates.append([t for t in tokens if not t.startswith("SPD")])
+    candidates.append([t for t in tokens if t.startswith(("SIG", "DROP"))])
+    for attempt in candidates:
+        try:
+            orders = parse_orders(" ".join(attempt))
+            movement = [o for o in orders if o.movement]
+            moving = division
+            for o in orders:
+                if isinstance(o, DropOut) and o.ship in moving.ships and o.ship != moving.flagship:
+                    moving = moving.without(o.ship)
+            plan_division_move(moving, movement, poses, logs, scale, moves)
+            return attempt
+        except BattlelineError:
+            continue
+    return []
+
+
+def drop_candidate(picture: Picture, division: Division) -> str:
+    """A ship too slow for its line that the rules let drop out (BF6-CMD-16), else ``""``."""
+    if len(division.ships) < 2:
+        return ""
+    speeds = {s: picture.own[s].log.speed_knots for s in division.ships}
+    for ship in division.ships:
+        if ship == division.flagship:
+            continue
+        others = [v for s, v in speeds.items() if s != ship]
+        if speeds[ship] < min(others) - 1.5 and drop_out_eligible(
+            division, ship, {s: picture.own[s].log for s in division.ships}
+        ):
+            return ship
+    return ""
+
+
+# -- gunnery ---------------------------------------------------------------------------------
+
+
+def threat(picture: Picture, firer: str, target: str) -> float:
+    """How much a target matters to a firer: big ships by size, torpedo craft when close."""
+    c = picture.enemy[target]
+    weight = c.size / 10.0
+    seen = picture.seen_m(firer, target)
+    if is_flotilla(c.type) and seen < 2.0 * picture.scale.bracket_m:
+        weight += 1.0
+    return weight
+
+
+def target_order(picture: Picture, firer: str) -> list[str]:
+    """Visible targets for ``firer``, best first: nearest weighted by threat, in range and sight."""
+    scale = picture.scale
+    out = []
+    for c in picture.targets():
+        seen = picture.seen_m(firer, c.name)
+        if seen > scale.max_range_m * 1.05 or not picture.sight.clear(firer, c.name):
+            continue
+        out.append((seen / max(threat(picture, firer, c.name), 0.1), c.name))
+    out.sort()
+    return [n for _, n in out]
+
+
+def choose_ammo(picture: Picture, firer: str, target: str, bracket: int) -> Ammo:
+    """AP against an armoured target where the main guns' penetration beats its vitals armour."""
+    armour = picture.classes[target].armour_vitals
+    if armour <= 0:
+        return Ammo.HE
+    mains = [m for m in picture.classes[firer].mountings if m.gun_class is GunClass.MAIN]
+    pens = [m.penetration[bracket - 1] for m in mains]
+    best = max((p for p in pens if p is not None), default=0)
+    return Ammo.AP if best >= armour else Ammo.HE
+
+
+def _ready(log: ShipLog, mount: Mounting) -> bool:
+    return not (mount.rof < 1 and mount.key in log.rof_half_fired_last_turn)
+
+
+def allocate_guns(
+    picture: Picture, firer: str, targets: Sequence[tuple[str, int]]
+) -> list[list[tuple[str, int]]]:
+    """Rounds per mounting for each (target, bracket), first target served first.
+
+    A lettered position fires whole salvos at one target (BF6-ROF-06); each gun of a battery
+    fires at the first target in its own arc (BF6-ROF-07); ROF 2 only in brackets 1–2 (BF6-ROF-05).
+    """
+    log = picture.own[firer].log
+    here = picture.poses[firer]
+    thetas = [here.bearing_to(*picture.funnels[t]) for t, _ in targets]
+    out: list[list[tuple[str, int]]] = [[] for _ in targets]
+    for mount in log.cls.mountings:
+        if not _ready(log, mount):
+            continue
+        if mount.is_lettered:
+            for i, (_, bracket) in enumerate(targets):
+                if mount.penetration[bracket - 1] is None:
+                    continue
+                guns = bearing_guns(log, mount, thetas[i]).guns
+                if guns:
+                    out[i].append((mount.key, guns * rounds_per_gun(mount, bracket)))
+                    break
+            continue
+        marks = log.batteries[mount.key]
+        counts = [0] * len(targets)
+        for gun in battery_layout(mount):
+            if gun.index >= len(marks) or marks[gun.index] is not Mark.NONE:
+                continue
+            for i, (_, bracket) in enumerate(targets):
+                if mount.penetration[bracket - 1] is not None and in_arc(thetas[i], *gun.arc):
+                    counts[i] += 1
+                    break
+        for i, n in enumerate(counts):
+            if n:
+                out[i].append((mount.key, n * rounds_per_gun(mount, targets[i][1])))
+    return out
+
+
+def fire_plan(
+    picture: Picture,
+    firer: str,
+    preferred: str | None,
+    estimate: Callable[[str, str, float], float],
+) -> list[GunneryEntry]:
+    """Up to two gunnery entries for one ship: the division's target, then the best other."""
+    order = target_order(picture, firer)
+    if preferred in order:
+        order.remove(preferred)
+        order.insert(0, preferred)
+    chosen: list[tuple[str, int, float]] = []
+    for target in order[:3]:
+        est = estimate(firer, target, picture.seen_m(firer, target))
+        bracket = picture.scale.bracket(est)
+        if bracket is None:
+            continue
+        chosen.append((target, bracket, est))
+        if len(chosen) == 2:
+            break
+    if not chosen:
+        return []
+    rounds = allocate_guns(picture, firer, [(t, b) for t, b, _ in chosen])
+    entries = []
+    for (target, bracket, est), r in zip(chosen, rounds, strict=True):
+        if r:
+            ammo = choose_ammo(picture, firer, target, bracket)
+            entries.append(GunneryEntry(firer, target, est, ammo, tuple(r), picture.view.side))
+    return entries
+
+
+def legal_entries(picture: Picture, entries: Sequence[GunneryEntry]) -> list[GunneryEntry]:
+    """The entries the rules accept on the table as the admiral sees it (greedy, in order)."""
+    kept: list[GunneryEntry] = []
+    for e in entries:
+        try:
+            validate_entries([*kept, e], picture.poses, picture.logs, picture.scale, picture.sight)
+        except BattlelineError:
+            continue
+        kept.append(e)
+    return kept
+
+
+# -- torpedoes -------------------------------------------------------------------------------
+
+
+def launch_plan(picture: Picture, eye: Callable[[float], float]) -> list[TorpedoLaunch]:
+    """Launches at the best target each loaded mount bears on and, by eye, can reach."""
+    launches: list[TorpedoLaunch] = []
+    for ship in picture.able():
+        log = ship.log
+        shallow = runs_shallow(log.cls)
+        targets = sorted(
+            (c for c in picture.targets() if shallow or c.size > 4),
+            key=lambda c: (-c.size, picture.seen_m(ship.name, c.name), c.name),
+        )
+        for mount in log.cls.torpedoes:
+            left = log.torpedoes_left.get(mount.key, 0)
+            if left <= 0:
+                continue
+            for c in targets:
+                there = picture.poses[c.name]
+                if bearing_arc(mount, ship.pose.bearing_to(there.x, there.y)) is None:
+                    continue
+                if eye(ship.pose.distance_to(there)) > mount.range_m * LAUNCH_FRACTION:
+                    continue
+                flotilla = is_flotilla(ship.type)
+                if mount.position == "beam":
+                    count = math.ceil(mount.tubes / 2) if flotilla else 1
+                else:
+                    count = left if flotilla else 1
+                launches.append(TorpedoLaunch(ship.name, mount.key, c.name, min(count, left)))
+                break
+    return legal_launches(picture, launches)
+
+
+def legal_launches(picture: Picture, launches: Sequence[TorpedoLaunch]) -> list[TorpedoLaunch]:
+    """The launches the rules accept on the table as seen; a refused salvo is cut to one."""
+    kept: list[TorpedoLaunch] = []
+    for launch in launches:
+        for attempt in (launch, TorpedoLaunch(launch.firer, launch.mount, launch.target, 1)):
+            try:
+                validate_launches([*kept, attempt], picture.poses, picture.logs, picture.scale, ())
+            except BattlelineError:
+                continue
+            kept.append(attempt)
+            break
+    return kept
+
+
+# -- damage control --------------------------------------------------------------------------
+
+
+def dc_priorities(log: ShipLog) -> list[DCDeclaration]:
+    """Every useful damage-control action for a ship, most urgent first.
+
+    Stop heavy flooding (BF6-REP-08); −1 on a pending sink roll (BF6-REP-11, 5+ flooding points,
+    BF6-SINK-01); recover from a conning-tower hit (BF6-CF-07), then counterflood a list or trim
+    (BF6-CF-04); propulsion (BF6-PROP-04); main guns (BF6-REP-07); steering and rudder
+    (BF6-REP-10); bridge; secondary guns (BF6-REP-09); damage-control boxes. Fires have no
+    declaration in the Damage Control box, so none is made for them.
+    """
+    name = log.name
+    out: list[DCDeclaration] = []
+    for zone, state in log.compartments.items():
+        if state.level is FloodLevel.HEAVY and not state.contained:
+            out.append(DCDeclaration(name, DCAction.STOP_HVY_FL, zone.value))
+    if log.flooding_points >= 5:
+        out.append(DCDeclaration(name, DCAction.SINK_MINUS_1))
+    if log.ct_hits:
+        out.append(DCDeclaration(name, DCAction.RECOVER_CT))
+    for zone in sorted(counterflood_zones(log), key=lambda z: z.value):
+        opposite = _OPPOSITE[zone]
+        level = log.compartments[opposite].level
+        if level - log.compartments[zone].level >= 2 or log.uneven:
+            out.append(DCDeclaration(name, DCAction.COUNTERFLOOD, zone.value, FloodLevel(level)))
+    out += [DCDeclaration(name, DCAction.REPAIR_P)] * (
+        log.propulsion.margin + log.propulsion.damaged
+    )
+    for mount in log.cls.mountings:
+        if mount.gun_class is GunClass.MAIN and mount.is_lettered:
+            pos = log.positions[mount.key]
+            if not pos.destroyed and not pos.magazine_flooded:
+                out += [DCDeclaration(name, DCAction.REPAIR_M, mount.key)] * pos.slashes
+    out += [DCDeclaration(name, DCAction.REPAIR_ST)] * log.tr_hits
+    if log.rudder not in (RudderState.FREE, RudderState.SECURED):
+        out.append(DCDeclaration(name, DCAction.REPAIR_R))
+    out += [DCDeclaration(name, DCAction.REPAIR_BR)] * log.bridge_hits
+    for mount in log.cls.mountings:
+        if mount.gun_class in (GunClass.SECONDARY, GunClass.TERTIARY):
+            if mount.is_lettered:
+                pos = log.positions[mount.key]
+                n = 0 if pos.destroyed or pos.magazine_flooded else pos.slashes
+            else:
+                n = sum(1 for m in log.batteries[mount.key] if m is Mark.DAMAGED)
+            out += [DCDeclaration(name, DCAction.REPAIR_S, mount.key)] * n
+    out += [DCDeclaration(name, DCAction.REPAIR_DC)] * sum(
+        1 for m in log.dc_boxes if m is Mark.DAMAGED
+    )
+    return out
+
+
+_OPPOSITE = {
+    Compartment.FORWARD: Compartment.AFT,
+    Compartment.AFT: Compartment.FORWARD,
+    Compartment.PORT: Compartment.STARBOARD,
+    Compartment.STARBOARD: Compartment.PORT,
+}
+
+
+def dc_plan(log: ShipLog) -> list[DCDeclaration]:
+    """The most urgent declarations the ship's DC dice cover, each checked by the rules'
+    :func:`validate_declarations` (BF6-DC-02/04): an action refused is skipped."""
+    if not log.in_battle or log.dc_dice <= 0:
+        return []
+    kept: list[DCDeclaration] = []
+    for decl in dc_priorities(log):
+        if len(kept) >= log.dc_dice:
+            break
+        try:
+            validate_declarations(log, [*kept, decl])
+        except BattlelineError:
+            continue
+        kept.append(decl)
+    return kept
+
+
+__all__ = [
+    "allocate_guns",
+    "attack_heading",
+    "checked_division_orders",
+    "choose_ammo",
+    "dc_plan",
+    "dc_priorities",
+    "division_of",
+    "drop_candidate",
+    "fire_plan",
+    "flotilla_target",
+    "is_beaten",
+    "lame",
+    "launch_plan",
+    "legal_entries",
+    "line_heading",
+    "loss_share",
+    "speed_order",
+    "target_order",
+    "torpedoes_left",
+    "turn_orders",
+]
