@@ -17,7 +17,10 @@ def _run(*cmd: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_is_clean() -> None:
-    ruff = shutil.which("ruff") or pytest.fail("ruff is not installed; pip install -e '.[test]'")
+    beside_python = Path(sys.executable).with_name("ruff")
+    ruff = str(beside_python) if beside_python.exists() else shutil.which("ruff")
+    if ruff is None:
+        pytest.fail("ruff is not installed; pip install -e '.[test]'")
     result = _run(ruff, "check", "src", "tests", "benchmarks", "tools")
     assert result.returncode == 0, result.stdout + result.stderr
 
