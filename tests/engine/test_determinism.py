@@ -9,24 +9,29 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battleline.ai.base import play
+from battleline.ai.base import AdmiralFactory, admiral_factory, play, stand_in
 from battleline.engine import admiral_seed, new_game, state_hash
 from battleline.engine.state import canonical_json, state_to_dict
 
 SCENARIO = "cruiser-duel"
 
 
-def _events(seed: int) -> tuple[list[dict[str, object]], str]:
-    game = play(new_game(SCENARIO, seed))
+FACTORIES: dict[str, AdmiralFactory] = {"stand-in": stand_in, "default": admiral_factory()}
+
+
+def _events(seed: int, factory: str = "stand-in") -> tuple[list[dict[str, object]], str]:
+    game = play(new_game(SCENARIO, seed), factory=FACTORIES[factory])
     return [e.to_dict() for e in game.events], state_hash(game.state)
 
 
-def test_two_identically_seeded_games_agree_event_by_event() -> None:
-    a_events, a_hash = _events(11)
+@pytest.mark.parametrize("factory", sorted(FACTORIES))
+def test_two_identically_seeded_games_agree_event_by_event(factory: str) -> None:
+    """With the stand-in and with the default admirals (``battleline.ai.admiral`` when present)."""
+    a_events, a_hash = _events(11, factory)
     # Disturb every global generator in between: the engine must not use them.
     random.seed(12345)
     np.random.seed(54321)
-    b_events, b_hash = _events(11)
+    b_events, b_hash = _events(11, factory)
     assert len(a_events) == len(b_events)
     for i, (x, y) in enumerate(zip(a_events, b_events, strict=True)):
         assert x == y, f"event {i} differs"
@@ -60,6 +65,6 @@ def test_state_hash_is_stable_across_copies_and_dumps(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", [3])
 def test_the_state_records_the_dice_drawn(seed: int) -> None:
-    game = play(new_game(SCENARIO, seed))
+    game = play(new_game(SCENARIO, seed), factory=stand_in)
     assert game.state.draws == game.dice.draws
     assert game.state.seed == seed

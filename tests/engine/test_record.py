@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from battleline.ai.base import play
+from battleline.ai.base import play, stand_in
 from battleline.engine import (
     GameRecord,
     RecordedOrders,
@@ -25,7 +25,7 @@ SCENARIO = "cruiser-duel"
 
 @pytest.fixture(scope="module")
 def played() -> tuple[GameRecord, list[dict[str, object]], str]:
-    game = play(new_game(SCENARIO, 5))
+    game = play(new_game(SCENARIO, 5), factory=stand_in)
     return GameRecord.of(game), [e.to_dict() for e in game.events], state_hash(game.state)
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from battleline.ai.base import play
+from battleline.ai.base import play, stand_in
 from battleline.engine import Game, new_game
 from battleline.engine.events import Event, EventKind
 from battleline.errors import (
@@ -208,7 +208,7 @@ def test_every_builtin_plays_to_the_end_with_the_invariants_holding(
         _invariants(game, seen)
         checks += 1
 
-    play(game, on_events=check)
+    play(game, on_events=check)  # the default admirals, as in the demo
     assert game.finished and game.state.result is not None
     assert game.events.events[-1].kind is EventKind.RESULT
     assert checks >= game.state.turn
@@ -217,7 +217,7 @@ def test_every_builtin_plays_to_the_end_with_the_invariants_holding(
 
 
 def test_one_builtin_game_is_quick_and_ends() -> None:
-    game = play(new_game("cruiser-duel", 4))
+    game = play(new_game("cruiser-duel", 4), factory=stand_in)
     assert game.state.result is not None
 
 
