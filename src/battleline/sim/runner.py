@@ -1,0 +1,145 @@
+"""One Monte Carlo battle: (scenario, run seed) → a small :class:`BattleRecord`.
+
+The simulator holds no rules. :func:`play_battle` starts a game with the engine
+(:func:`battleline.engine.new_game`), lets the AI admirals play it to its result
+(:func:`battleline.ai.base.play`) and reads off what the report needs: the winner, each side's
+ships sunk and crippled (by the ruleset's own ``ship_fate``), each class's survivors, the turns
+played, and damage by cause counted from the event log.
+
+Seeds: run ``i`` of a sweep seeded ``S`` plays with the ``i``-th child of
+``numpy.random.SeedSequence(S)`` (:func:`run_seed`). The child is built directly from its spawn
+key, so a million-run sweep never holds a million seed objects, and the same ``(S, i)`` gives the
+same battle on any worker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from battleline.engine.events import Event, EventKind
+from battleline.engine.state import GameState
+
+#: Damage causes the report counts, in report order.
+CAUSES: tuple[str, ...] = ("gunfire", "torpedo", "flooding", "fire", "explosion")
+
+#: Fates that count as a ship lost (a ship still sinking when the game ends goes down).
+LOST_FATES = frozenset({"sunk", "sinking"})
+#: Fates that count as a ship out of the fleet at the end (class survival).
+GONE_FATES = frozenset({"sunk", "sinking", "surrendered"})
+
+
+@dataclass(frozen=True, slots=True)
+class BattleRecord:
+    """What one battle contributes to the aggregate; small and picklable.
+
+    Per-side tuples follow ``sides`` (the scenario's side order). ``classes`` holds one
+    ``(side, class name, ships, survivors)`` row per class present; ``damage`` one count per
+    side and cause, in :data:`CAUSES` order.
+    """
+
+    index: int
+    sides: tuple[str, str]
+    winner: str | None
+    turns: int
+    decided: bool
+    sunk: tuple[int, int]
+    crippled: tuple[int, int]
+    classes: tuple[tuple[str, str, int, int], ...]
+    damage: tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def run_seed(seed: int, index: int) -> int:
+    """The game seed of run ``index``: 64 bits of the ``index``-th child of ``SeedSequence(seed)``.
+
+    ``SeedSequence(seed, spawn_key=(index,))`` is exactly what ``SeedSequence(seed).spawn(n)``
+    would hand out as child ``index``.
+    """
+    child = np.random.SeedSequence(seed, spawn_key=(index,))
+    return int(child.generate_state(1, np.uint64)[0])
+
+
+def cause_of(event: Event) -> str | None:
+    """Which damage cause an event counts towards, or ``None``.
+
+    * gunfire: a shell that struck a location (a ``DAMAGE`` event naming the location);
+    * torpedo: a torpedo that struck (``TORPEDO_HIT``);
+    * flooding: a flooding level raised in a compartment (``FLOODING`` with a level and a
+      compartment), whatever flooded it;
+    * fire: a fire started (``FIRE`` naming internal or external);
+    * explosion: an ``EXPLOSION`` event.
+    """
+    kind = event.kind
+    data = event.data
+    if kind is EventKind.DAMAGE:
+        return "gunfire" if "location" in data else None
+    if kind is EventKind.TORPEDO_HIT:
+        return "torpedo"
+    if kind is EventKind.FLOODING:
+        return "flooding" if data.get("level") and "compartment" in data else None
+    if kind is EventKind.FIRE:
+        return "fire" if "internal" in data else None
+    if kind is EventKind.EXPLOSION:
+        return "explosion"
+    return None
+
+
+def count_damage(
+    state: GameState, events: Iterable[Event]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Damage received by each side's ships, counted by cause (see :func:`cause_of`)."""
+    a, b = state.sides
+    counts = {a: [0] * len(CAUSES), b: [0] * len(CAUSES)}
+    slot = {c: i for i, c in enumerate(CAUSES)}
+    for event in events:
+        if event.ship is None or event.ship not in state.logs:
+            continue
+        cause = cause_of(event)
+        if cause is not None:
+            counts[state.logs[event.ship].side][slot[cause]] += 1
+    return tuple(counts[a]), tuple(counts[b])
+
+
+def record_of(index: int, state: GameState, events: Iterable[Event]) -> BattleRecord:
+    """Read a finished game's state and events into a :class:`BattleRecord`."""
+    from battleline.rulesets.bf1900.ruleset import ship_fate
+
+    a, b = state.sides
+    sides = (a, b)
+    sunk = [0, 0]
+    crippled = [0, 0]
+    in_battle = [False, False]
+    classes: dict[tuple[str, str], list[int]] = {}
+    for log in state.logs.values():
+        i = sides.index(log.side)
+        fate = ship_fate(log)
+        sunk[i] += fate in LOST_FATES
+        crippled[i] += fate == "crippled"
+        in_battle[i] = in_battle[i] or log.in_battle
+        row = classes.setdefault((log.side, log.cls.name), [0, 0])
+        row[0] += 1
+        row[1] += fate not in GONE_FATES
+    result = state.result
+    return BattleRecord(
+        index=index,
+        sides=sides,
+        winner=None if result is None else result.winner,
+        turns=state.turn,
+        decided=not all(in_battle),
+        sunk=(sunk[0], sunk[1]),
+        crippled=(crippled[0], crippled[1]),
+        classes=tuple((s, c, n, k) for (s, c), (n, k) in sorted(classes.items())),
+        damage=count_damage(state, events),
+    )
+
+
+def play_battle(scenario: str, seed: int, index: int) -> BattleRecord:
+    """Play run ``index`` of the sweep seeded ``seed``: AI against AI to the result."""
+    from battleline.ai.base import admiral_factory, play
+    from battleline.engine import new_game
+
+    game = new_game(scenario, run_seed(seed, index))
+    play(game, factory=admiral_factory())
+    return record_of(index, game.state, game.events)
