@@ -143,13 +143,12 @@ def write_picture(state: GameState, path: Path) -> Path:
     from battleline.rulesets.bf1900.ruleset import land_of, scale_of
 
     scale = scale_of(state)
-    afloat = {n: p for n, p in state.poses.items() if not state.logs[n].sunk}
     labels = {n: f"{n} (sunk)" for n, log in state.logs.items() if log.sunk}
     return render_table(
         path,
-        afloat,
-        {n: scale.base_size_m(state.logs[n].cls) for n in afloat},
-        {n: state.logs[n].side for n in afloat},
+        state.poses,
+        {n: scale.base_size_m(log.cls) for n, log in state.logs.items()},
+        {n: log.side for n, log in state.logs.items()},
         land_of(state),
         tracks=state.tracks,
         labels=labels,
