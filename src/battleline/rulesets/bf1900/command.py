@@ -905,7 +905,10 @@ def movement_phase(
         for ship, legs in plan.legs.items():
             raw[ship] = trace(ship, poses[ship], legs, plan.radius_m[ship], plan.allowance_m[ship])
     sizes = {s: scale.base_size_m(logs[s].cls) for s in poses if s in logs}
-    stationary = {s: p for s, p in poses.items() if s not in raw and s in sizes}
+    # Sunk ships are gone from the table (as for sight, BF6-SINK-05): wrecks block nobody.
+    stationary = {
+        s: p for s, p in poses.items() if s not in raw and s in sizes and not logs[s].sunk
+    }
     tracks, contacts = resolve_tracks(raw, sizes, land, stationary)
     emit_contacts(events, contacts)
 
