@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum, StrEnum
 from typing import Any, Protocol
@@ -336,6 +337,74 @@ class ShipLog:
             out[f.name] = _plain(getattr(self, f.name))
         result: dict[str, Any] = _sorted(out)
         return result
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], ship_class: ShipClass) -> ShipLog:
+        """Rebuild a log from :meth:`to_dict`; ``ship_class`` is the class named in ``data``.
+
+        A field missing from ``data`` keeps its fresh-log value; a malformed one raises
+        ``ValueError`` naming the field. ``ShipLog.from_dict(d, c).to_dict() == d``.
+        """
+        from battleline.rulesets.bf1900.charts import UnevenEffect
+
+        if data.get("class", ship_class.name) != ship_class.name:
+            raise ValueError(f"log is of class {data.get('class')!r}, not {ship_class.name!r}")
+        log = cls(str(data["name"]), ship_class, str(data.get("side", "")))
+        known = {f.name for f in dataclasses.fields(cls)} | {"class"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown log field {unknown[0]!r}")
+        for f in dataclasses.fields(cls):
+            if f.name in ("name", "cls", "side") or f.name not in data:
+                continue
+            value = data[f.name]
+            try:
+                setattr(log, f.name, _restore(f.name, value, UnevenEffect))
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ValueError(f"log field {f.name!r}: {exc}") from exc
+        return log
+
+
+def _restore(name: str, v: Any, uneven_effect: Callable[..., ListingEffect]) -> Any:
+    """One field of :meth:`ShipLog.from_dict`, from its plain-JSON value."""
+    if name == "propulsion":
+        return PropulsionBoxes(
+            tuple(float(s) for s in v["speeds"]),
+            int(v["destroyed"]),
+            int(v["damaged"]),
+            int(v["margin"]),
+        )
+    if name in ("dc_boxes", "searchlights"):
+        return [Mark(int(m)) for m in v]
+    if name == "compartments":
+        return {
+            Compartment(k): CompartmentState(
+                FloodLevel(int(s["level"])), bool(s["contained"]), bool(s["counterflooded"])
+            )
+            for k, s in v.items()
+        }
+    if name == "positions":
+        return {
+            k: PositionState(int(p["slashes"]), bool(p["destroyed"]), bool(p["magazine_flooded"]))
+            for k, p in v.items()
+        }
+    if name == "batteries":
+        return {k: [Mark(int(m)) for m in marks] for k, marks in v.items()}
+    if name == "torpedoes_left":
+        return {k: int(n) for k, n in v.items()}
+    if name == "rudder":
+        return RudderState(v)
+    if name == "sinking":
+        return None if v is None else SinkingState(int(v["turns_left"]), bool(v["guns_abandoned"]))
+    if name == "rof_half_fired_last_turn":
+        return {str(k) for k in v}
+    if name == "counterflood_locked":
+        return {Compartment(k) for k in v}
+    if name == "uneven":
+        return {str(axis): uneven_effect(**e) for axis, e in v.items()}
+    if isinstance(v, bool | int | str):
+        return v
+    raise TypeError(f"cannot restore a value of type {type(v).__name__}")
 
 
 def _plain(value: Any) -> Any:

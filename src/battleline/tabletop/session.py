@@ -1,0 +1,369 @@
+"""A tabletop session: the ship logs of a game played with real models (BF6-GEN-04).
+
+The session holds the ships in play (name → class, side), their logs, the turn, the chart file,
+the damage settings, and the dice seed with the number of dice drawn so far, so the whole game is
+reproducible: the same seed and the same reported hits and declarations give the same logs. It is
+saved as one JSON file with a format version; :meth:`TabletopSession.damage_phase` runs the
+Damage Phase (Steps One to Four, BF6-DMG-02) for everyone and advances the turn.
+
+The session only parses, stores and calls: every rule stays in ``rulesets.bf1900``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from battleline.engine.dice import SeededDice
+from battleline.engine.events import EventLog
+from battleline.errors import BattlelineError, IllegalOrderError, ScenarioError, UnknownNameError
+from battleline.rulesets.bf1900.charts import Charts, load_charts
+from battleline.rulesets.bf1900.damage.declarations import (
+    DCDeclaration,
+    format_declarations,
+    parse_declarations,
+)
+from battleline.rulesets.bf1900.damage.phase import DamageSettings, run_damage_phase
+from battleline.rulesets.bf1900.damage.step3 import validate_declarations
+from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
+from battleline.rulesets.bf1900.ship import ShipClass
+from battleline.rulesets.bf1900.shipdb import class_of_ship, get_ship_class
+from battleline.rulesets.bf1900.shiplog import ShipLog
+from battleline.tabletop.hits_notation import (
+    HitReport,
+    format_hit,
+    lookup_in,
+    resolve_hit,
+)
+
+FORMAT = "battleline-tabletop"
+VERSION = 1
+RULESET = "bf1900-1D6"
+
+
+class SessionFileError(ScenarioError):
+    """A tabletop session file cannot be read; the message names the file and the field."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShipEntry:
+    """One ship in play: its name on the table, its class and its side."""
+
+    name: str
+    class_name: str
+    side: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """What one Damage Phase was given and what it narrated (kept for replay and review)."""
+
+    turn: int
+    hits: tuple[str, ...]
+    declarations: Mapping[str, str]
+    first_draw: int
+    draws: int
+    events: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON."""
+        return {
+            "turn": self.turn,
+            "hits": list(self.hits),
+            "declarations": dict(self.declarations),
+            "first_draw": self.first_draw,
+            "draws": self.draws,
+            "events": list(self.events),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseResult:
+    """The outcome of one :meth:`TabletopSession.damage_phase`: the turn it ran for and the
+    events it narrated, dice rolls included."""
+
+    turn: int
+    events: EventLog
+
+
+def parse_ship_spec(spec: str) -> tuple[str, str | None]:
+    """``NAME[=CLASS]`` → ``(name, class or None)``."""
+    name, eq, cls = spec.partition("=")
+    name, cls = " ".join(name.split()), " ".join(cls.split())
+    if not name or (eq and not cls):
+        raise ScenarioError(f"--ship {spec!r}: write NAME or NAME=CLASS, e.g. Mikasa or Hood=Royal")
+    return name, cls or None
+
+
+@dataclass
+class TabletopSession:
+    """The whole state of a tabletop-assist game between commands."""
+
+    ships: dict[str, ShipEntry]
+    logs: dict[str, ShipLog]
+    seed: int
+    turn: int = 1
+    draws: int = 0
+    charts_path: str | None = None
+    settings: DamageSettings = field(default_factory=DamageSettings)
+    history: list[TurnRecord] = field(default_factory=list)
+
+    # -- creating ---------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        ships: Sequence[tuple[str, str | None, str | None]],
+        *,
+        seed: int | None = None,
+        charts_path: str | None = None,
+        settings: DamageSettings = DamageSettings(),
+    ) -> TabletopSession:
+        """A session on turn 1 with fresh logs.
+
+        ``ships`` holds ``(name, class or None, side or None)``: without a class the name is
+        looked up as a ship of the database (``Mikasa``), without a side the class's navy is the
+        side. The chart file, if given, is loaded now so a bad one fails before anything is saved.
+        """
+        if not ships:
+            raise ScenarioError("a tabletop session needs at least one ship (--ship NAME)")
+        if charts_path is not None:
+            charts_path = str(Path(charts_path).resolve())
+            load_charts(charts_path)
+        entries: dict[str, ShipEntry] = {}
+        logs: dict[str, ShipLog] = {}
+        for name, class_name, side in ships:
+            if name.lower() in (n.lower() for n in entries):
+                raise ScenarioError(f"ship {name!r} is named twice; each ship needs its own name")
+            ship_class = get_ship_class(class_name) if class_name else class_of_ship(name)
+            entry = ShipEntry(name, ship_class.name, side or ship_class.navy)
+            entries[name] = entry
+            logs[name] = ShipLog(name, ship_class, entry.side)
+        if seed is None:
+            entropy = np.random.SeedSequence().entropy
+            seed = int(entropy if isinstance(entropy, int) else 0) % 2**63
+        return cls(entries, logs, seed, charts_path=charts_path, settings=settings)
+
+    # -- reading input ----------------------------------------------------------------------
+
+    @property
+    def classes(self) -> dict[str, ShipClass]:
+        """Ship name → class."""
+        return {name: log.cls for name, log in self.logs.items()}
+
+    def ship_name(self, name: str) -> str:
+        """The name in play for what a player typed (any case); unknown names suggest others."""
+        return lookup_in(self.classes)(name)[0]
+
+    def charts(self) -> Charts:
+        """The session's charts: the packaged ones, or its chart file."""
+        return load_charts(self.charts_path)
+
+    def resolve_hits(self, reports: Sequence[HitReport]) -> tuple[list[ShellSet], list[TorpedoHit]]:
+        """Reported hits as Step Two records; a hit on or from a ship already gone is refused."""
+        lookup = lookup_in(self.classes)
+        shells: list[ShellSet] = []
+        torpedoes: list[TorpedoHit] = []
+        for report in reports:
+            hit = resolve_hit(report, lookup)
+            for who, role in ((hit.target, "target"), (hit.firer, "firer")):
+                log = self.logs.get(who)
+                if log is not None and log.sunk:
+                    raise IllegalOrderError(
+                        f"hit {format_hit(report)!r}: the {role} {who} has already gone under "
+                        f"({log.lost_reason or 'sunk'}) (BF6-SINK-02)"
+                    )
+            if isinstance(hit, ShellSet):
+                shells.append(hit)
+            else:
+                torpedoes.append(hit)
+        return shells, torpedoes
+
+    def parse_dc(self, texts: Sequence[str]) -> dict[str, list[DCDeclaration]]:
+        """``"Mikasa: P; HVY:forward"`` items → declarations by ship, several items per ship
+        allowed; parsed (BF6-REP-05) but not yet checked against the logs."""
+        out: dict[str, list[DCDeclaration]] = {}
+        for text in texts:
+            who, colon, rest = text.partition(":")
+            if not colon or not who.strip():
+                raise IllegalOrderError(
+                    f"damage control {text!r}: write SHIP: DECLARATIONS, e.g. 'Mikasa: P; BR'"
+                )
+            name = self.ship_name(who)
+            out.setdefault(name, []).extend(parse_declarations(name, rest))
+        return out
+
+    def check_dc(self, declarations: Mapping[str, Sequence[DCDeclaration]]) -> None:
+        """Validate every ship's declarations against its log now (BF6-DC-01..04, BF6-CF-01,
+        BF6-REP-01); raises :class:`IllegalOrderError` naming the ship and the rule."""
+        for name, decls in declarations.items():
+            validate_declarations(
+                self.logs[name], decls, dice_per_event=self.settings.dice_per_event
+            )
+
+    # -- the Damage Phase -------------------------------------------------------------------
+
+    def dice(self, events: EventLog) -> SeededDice:
+        """Seeded dice advanced past the draws already made, narrating into ``events``."""
+        dice = SeededDice(self.seed)
+        for _ in range(self.draws):
+            dice.roll(6, "replay")  # skip the dice earlier turns used
+        dice.log = events
+        return dice
+
+    def damage_phase(
+        self,
+        reports: Sequence[HitReport],
+        declarations: Mapping[str, Sequence[DCDeclaration]],
+    ) -> PhaseResult:
+        """Run Steps One to Four for every ship (BF6-DMG-02/03) and advance the turn.
+
+        Every input is checked before a die is rolled; on any error the session is unchanged.
+        """
+        charts = self.charts()
+        shells, torpedoes = self.resolve_hits(reports)
+        self.check_dc(declarations)
+        logs = {name: log.copy() for name, log in self.logs.items()}
+        events = EventLog()
+        events.turn, events.phase = self.turn, "damage"
+        dice = self.dice(events)
+        first = self.draws
+        run_damage_phase(
+            logs, shells, torpedoes, declarations, charts, dice, events, settings=self.settings
+        )
+        record = TurnRecord(
+            turn=self.turn,
+            hits=tuple(format_hit(r) for r in reports),
+            declarations={n: format_declarations(d) for n, d in declarations.items() if d},
+            first_draw=first,
+            draws=dice.draws - first,
+            events=tuple(e.text for e in events),
+        )
+        self.logs, self.draws = logs, dice.draws
+        self.history.append(record)
+        result = PhaseResult(self.turn, events)
+        self.turn += 1
+        return result
+
+    # -- saving -----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The session as plain JSON."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "ruleset": RULESET,
+            "turn": self.turn,
+            "seed": self.seed,
+            "draws": self.draws,
+            "charts": self.charts_path,
+            "settings": {
+                "sink_roll_dc_bonus": self.settings.sink_roll_dc_bonus,
+                "dice_per_event": self.settings.dice_per_event,
+            },
+            "ships": [
+                {"name": e.name, "class": e.class_name, "side": e.side} for e in self.ships.values()
+            ],
+            "logs": {name: log.to_dict() for name, log in self.logs.items()},
+            "history": [r.to_dict() for r in self.history],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str = "session") -> TabletopSession:
+        """Rebuild a session from :meth:`to_dict`; malformed data raises
+        :class:`SessionFileError` naming ``source`` and the field."""
+
+        def fail(field_name: str, reason: str) -> SessionFileError:
+            return SessionFileError(f"{source}: field {field_name!r}: {reason}")
+
+        if data.get("format") != FORMAT:
+            raise fail("format", f"not a battleline tabletop session (expected {FORMAT!r})")
+        if data.get("version") != VERSION:
+            raise fail("version", f"version {data.get('version')!r} is not supported ({VERSION})")
+        try:
+            ships: dict[str, ShipEntry] = {}
+            logs: dict[str, ShipLog] = {}
+            for raw in data["ships"]:
+                entry = ShipEntry(str(raw["name"]), str(raw["class"]), str(raw["side"]))
+                try:
+                    ship_class = get_ship_class(entry.class_name)
+                except UnknownNameError as exc:
+                    raise fail(f"ships.{entry.name}.class", str(exc)) from None
+                try:
+                    logs[entry.name] = ShipLog.from_dict(data["logs"][entry.name], ship_class)
+                except KeyError:
+                    raise fail(f"logs.{entry.name}", "missing") from None
+                except ValueError as exc:
+                    raise fail(f"logs.{entry.name}", str(exc)) from None
+                ships[entry.name] = entry
+            settings = DamageSettings(
+                bool(data["settings"]["sink_roll_dc_bonus"]),
+                int(data["settings"]["dice_per_event"]),
+            )
+            history = [
+                TurnRecord(
+                    int(r["turn"]),
+                    tuple(r["hits"]),
+                    dict(r["declarations"]),
+                    int(r["first_draw"]),
+                    int(r["draws"]),
+                    tuple(r["events"]),
+                )
+                for r in data.get("history", [])
+            ]
+            charts = data.get("charts")
+            session = cls(
+                ships,
+                logs,
+                int(data["seed"]),
+                turn=int(data["turn"]),
+                draws=int(data["draws"]),
+                charts_path=None if charts is None else str(charts),
+                settings=settings,
+                history=history,
+            )
+        except KeyError as exc:
+            raise fail(str(exc.args[0]), "missing") from None
+        except (TypeError, ValueError, AttributeError) as exc:
+            if isinstance(exc, BattlelineError):
+                raise
+            raise fail("(file)", f"malformed: {exc}") from None
+        if session.turn < 1 or session.draws < 0:
+            raise fail("turn", "the turn must be 1 or more and the draws 0 or more")
+        return session
+
+    def save(self, path: str | Path) -> None:
+        """Write the session as JSON, atomically: a crash never leaves half a file."""
+        target = Path(path)
+        text = json.dumps(self.to_dict(), ensure_ascii=False, indent=1) + "\n"
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    @classmethod
+    def load(cls, path: str | Path) -> TabletopSession:
+        """Read a session file; a missing or malformed one raises :class:`SessionFileError`."""
+        p = Path(path)
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise SessionFileError(f"{p}: no such session file") from None
+        except OSError as exc:
+            raise SessionFileError(f"{p}: cannot read: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise SessionFileError(f"{p}: not valid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise SessionFileError(f"{p}: not a battleline tabletop session")
+        return cls.from_dict(data, str(p))
