@@ -208,7 +208,10 @@ def play(
             seen = view(game, side, since=cursor[side])
             cursor[side] = len(game.events)
             lines = admirals[side].orders(seen, phase)
-            produced = game.submit(side, legal_lines(game, side, lines), turn=turn, phase=phase)
+            try:
+                produced = game.submit(side, lines, turn=turn, phase=phase)
+            except BattlelineError:  # refused as a whole: keep what the umpire accepts
+                produced = game.submit(side, legal_lines(game, side, lines), turn=turn, phase=phase)
         if on_events is not None and produced:
             on_events(produced)
     return game
