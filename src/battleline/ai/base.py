@@ -210,7 +210,10 @@ def play(
             lines = admirals[side].orders(seen, phase)
             try:
                 produced = game.submit(side, lines, turn=turn, phase=phase)
-            except BattlelineError:  # refused as a whole: keep what the umpire accepts
+            except BattlelineError:
+                if side in game.pending.texts:
+                    raise  # sealed already: the error came from the resolution itself
+                # Refused as a whole: keep what the umpire accepts.
                 produced = game.submit(side, legal_lines(game, side, lines), turn=turn, phase=phase)
         if on_events is not None and produced:
             on_events(produced)
