@@ -47,7 +47,9 @@ _register_commands()
 def main() -> None:
     """Console entry point: run the app and turn battleline errors into one clear line."""
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
+        if isinstance(code, int) and code:  # a typer.Exit(code) is returned, not raised, here
+            sys.exit(code)
     except BattlelineError as exc:
         err_console.print(f"[bold red]error:[/] {exc}")
         sys.exit(2)
