@@ -76,6 +76,9 @@ def _resolve_hits(
 ) -> None:
     for side in state.sides:
         for text in orders[side]:
+            if text == "boom":
+                dice.d6("a roll before the failure")
+                raise RuntimeError("resolver failed")
             ship = text.split()[1]
             if dice.d6("toy hit", ship=ship) >= 5:
                 state.logs[ship].propulsion.damage()
@@ -287,3 +290,26 @@ def test_property_the_gate_reveals_only_the_last_orders_once_both_are_in(
             ]
             assert game.state.poses["Alpha"].heading == last["Blue"]
             assert game.state.poses["Zulu"].heading == last["Red"]
+
+
+def test_a_failed_resolution_is_rolled_back_completely() -> None:
+    """Events, record, phase and dice are put back; the orders are not sealed; the game goes on
+    exactly as if the failed attempt had never happened."""
+    game, twin = _game(), _game()
+    for g in (game, twin):
+        g.submit("Blue", [])
+        g.submit("Red", [])
+    assert game.spec.name == "shoot"
+    n_events, n_history, draws = len(game.events), len(game.history), game.dice.draws
+    state = game.state
+    with pytest.raises(RuntimeError, match="resolver failed"):
+        game.submit("Blue", ["hit Zulu", "boom"])
+    assert len(game.events) == n_events
+    assert len(game.history) == n_history
+    assert game.dice.draws == draws
+    assert game.state is state
+    assert game.spec.name == "shoot" and game.pending.waiting_for == ("Blue",)
+    for g in (game, twin):
+        g.submit("Blue", ["hit Zulu", "hit Zulu"])
+    assert [e.to_dict() for e in game.events] == [e.to_dict() for e in twin.events]
+    assert state_hash(game.state) == state_hash(twin.state)

@@ -105,6 +105,15 @@ class SealedOrders:
             self.automatic.discard(side)
 
 
+def _dice_at(seed: int, draws: int, log: EventLog) -> SeededDice:
+    """The game's dice as they stood after ``draws`` rolls (for a rollback)."""
+    dice = SeededDice(seed, log=log)
+    for _ in range(draws):
+        dice._next(6)  # the face depends on the die, the draw does not: any size skips one
+    dice.draws = draws
+    return dice
+
+
 def admiral_seed(seed: int, side_index: int) -> np.random.SeedSequence:
     """An admiral's own seed, spawned from the game seed, independent of the game's dice."""
     return np.random.SeedSequence(seed).spawn(side_index + 1)[side_index]
@@ -176,10 +185,22 @@ class Game:
         turn or phase is stale and rejected. Returns the events produced (empty while waiting).
         """
         texts, parsed = self._checked(side, orders, turn, phase)
-        self.pending.put(side, texts, parsed)
-        if not self.pending.complete:
+        gate = self.pending
+        before = (gate.texts.get(side), gate.parsed.get(side), side in gate.automatic)
+        gate.put(side, texts, parsed)
+        if not gate.complete:
             return []
-        return self._resolve_ready()
+        try:
+            return self._resolve_ready()
+        except BaseException:
+            # The resolution failed and was rolled back: these orders are not sealed either.
+            old_texts, old_parsed, was_auto = before
+            if old_texts is None:
+                gate.texts.pop(side, None)
+                gate.parsed.pop(side, None)
+            else:
+                gate.put(side, old_texts, old_parsed, automatic=was_auto)
+            raise
 
     def check(
         self,
@@ -229,8 +250,33 @@ class Game:
     # -- resolution -----------------------------------------------------------------------
 
     def _resolve_ready(self) -> list[Event]:
-        """Resolve every phase whose gate is complete, on one copy of the state."""
+        """Resolve every phase whose gate is complete, on one copy of the state.
+
+        If a resolver fails, everything is put back as it was before — events, record, phase,
+        dice — and the error is raised; the game can go on from the last good state.
+        """
         start = len(self.events)
+        saved = (
+            self.events.turn,
+            self.events.phase,
+            self._phase_index,
+            len(self.history),
+            self.pending,
+            self.dice.draws,
+        )
+        try:
+            return self._resolve_chain(start)
+        except BaseException:
+            turn, phase, index, n_history, gate, draws = saved
+            del self.events.events[start:]
+            self.events.turn, self.events.phase = turn, phase
+            self._phase_index = index
+            del self.history[n_history:]
+            self.pending = gate
+            self.dice = _dice_at(self.state.seed, draws, self.events)
+            raise
+
+    def _resolve_chain(self, start: int) -> list[Event]:
         state = self.state.copy()
         while self.pending.complete and state.result is None:
             gate = self.pending
