@@ -30,7 +30,9 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     denom = 1.0 + z2 / trials
     centre = (p + z2 / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return low, high
 
 
 def _mean(counts: Counter[int]) -> float:

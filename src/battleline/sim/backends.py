@@ -22,6 +22,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import importlib
 import os
+import socket
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -253,9 +254,15 @@ def open_backend(cluster: str | None, workers: int) -> Backend:
 
 
 def _check_hostport(spec: str, hostport: str) -> None:
+    """The address must read HOST:PORT and something must listen there (a refused connection
+    fails at once instead of after the client's retry timeout)."""
     host, _, port = hostport.rpartition(":")
     if not host or not port.isdigit():
         raise ClusterError(f"cannot read the cluster address {spec!r}; write e.g. dask://HOST:8786")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT_S).close()
+    except OSError as exc:
+        raise ClusterError(f"cannot reach the cluster at {spec} ({_reason(exc)})") from exc
 
 
 def prepare(scenario: str, runs: int, workers: int, cluster: str | None) -> Backend:
