@@ -97,3 +97,20 @@ def test_own_log_in_the_view_is_a_copy() -> None:
     ship = view(game, a).own[0]
     ship.log.fires_external += 3
     assert game.state.logs[ship.name].fires_external == 0
+
+
+def test_fires_and_sinking_show_from_outside_but_not_the_log() -> None:
+    from battleline.rulesets.bf1900.shiplog import SinkingState
+
+    game = new_game(SCENARIO, 1)
+    a, b = game.state.sides
+    enemy = game.state.ships_of(b)[0]
+    log = game.state.logs[enemy]
+    log.fires_internal = 2
+    log.sinking = SinkingState(turns_left=3)
+    contact = next(c for c in view(game, a).contacts if c.name == enemy)
+    assert contact.fires and contact.sinking
+    assert "turns_left" not in view(game, a).to_json()
+    assert '"turns_left":3' in view(game, b).to_json()
+    log.sunk = True
+    assert enemy not in {c.name for c in view(game, a).contacts}
