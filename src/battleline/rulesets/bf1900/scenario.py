@@ -301,6 +301,8 @@ def builtin_scenarios() -> dict[str, Scenario]:
         with res.open("rb") as fh:
             raw = tomllib.load(fh)
         sc = parse_scenario(raw, f"scenarios/{fname}")
+        if sc.id in out:
+            raise ScenarioError(f"scenarios/{fname}: id: {sc.id!r} is used by another scenario")
         out[sc.id] = sc
     return out
 
