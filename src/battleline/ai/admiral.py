@@ -34,7 +34,9 @@ from battleline.ai.tactics import (
     launch_plan,
     legal_entries,
     line_heading,
+    predicted_track,
     speed_order,
+    steer_clear,
     target_order,
     torpedoes_left,
     turn_orders,
@@ -45,6 +47,7 @@ from battleline.engine.view import SideView
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.damage.declarations import format_declarations
 from battleline.rulesets.bf1900.divisions import Division
+from battleline.rulesets.bf1900.movement import turn_radius_m
 
 #: Event data an admiral may read from its own shots: where the marker lies, whose, at whom.
 #: (The measured ranges the umpire also records are never read.)
@@ -63,6 +66,7 @@ class FleetAdmiral:
         self.keeper = RangeKeeper(self.skill, self.rng)
         self.last_moves: dict[str, float] = {}
         self.signalled: set[str] = set()
+        self.bumped: dict[str, tuple[int, str]] = {}
         self._seen_shots: set[tuple[int, str, str]] = set()
 
     # -- the protocol ---------------------------------------------------------------------
@@ -97,6 +101,11 @@ class FleetAdmiral:
             if event.kind is EventKind.MOVE and event.ship in picture.own:
                 if "distance_m" in event.data:  # not the "turns only ..." note (BF6-CMD-12)
                     self.last_moves[event.ship] = float(event.data["distance_m"])
+            elif event.kind is EventKind.COLLISION:
+                pair = (str(event.ship), str(event.data.get("other")))
+                for ship, other in (pair, pair[::-1]):
+                    if ship in picture.own:
+                        self.bumped[ship] = (event.turn, other)
             elif event.kind in SHOT_KINDS:
                 firer, target = str(event.data.get("firer")), str(event.data.get("target"))
                 key = (event.turn, firer, target)
@@ -125,6 +134,7 @@ class FleetAdmiral:
         attacking = False
         flotillas_armed = False
         fleet_div = ""
+        planned: dict[str, list[tuple[float, float]]] = {}
         for name, info in picture.view.divisions.items():
             division = division_of(picture, name)
             alive = [s for s in division.ships if picture.own[s].log.in_battle]
@@ -135,7 +145,10 @@ class FleetAdmiral:
                 fleet_div = name
             lead = division.lead
             here = picture.poses[lead]
+            here_log = picture.own[lead].log
             flotilla = all(is_flotilla(picture.own[s].type) for s in alive)
+            if flotilla and torpedoes_left(picture, alive):
+                flotillas_armed = True
             threat = centroid(picture.funnels[n] for n in (big or everyone))
             if self._strikes(picture, alive, big, beaten):
                 tokens[name] = ["SIG SURRENDER"]
@@ -147,8 +160,6 @@ class FleetAdmiral:
                 heading = away_heading(here, threat)
             elif flotilla:
                 quarry = flotilla_target(picture, lead)
-                if torpedoes_left(picture, alive):
-                    flotillas_armed = True
                 if quarry is not None and torpedoes_left(picture, alive):
                     heading, _ = attack_heading(picture, lead, quarry)
                     attacking = True
@@ -156,12 +167,34 @@ class FleetAdmiral:
                     heading = away_heading(here, threat)
             else:
                 heading, _ = line_heading(picture, lead, big or everyone)
-            mine = turn_orders(division, here.heading, heading, line=not flotilla)
+            run = self.last_moves.get(lead, picture.scale.knots_to_m_per_turn(here_log.speed_knots))
+            radius = turn_radius_m(here_log, picture.scale)
+            if heading is not None:
+                obstacles = self._obstacles(picture, alive, planned)
+                heading = steer_clear(picture, alive, heading, run, obstacles, radius)
+            course = here.heading if heading is None else heading
+            planned.update(
+                {s: predicted_track(picture.poses[s], course, run, radius) for s in alive}
+            )
+            # After a collision inside the line, hold course so the ships draw apart along
+            # their wake; after one with any other ship, turn together, each ship for itself,
+            # rather than following a stopped leader into the pile (BF6-CMD-08).
+            bumps = [
+                other
+                for s in alive
+                for turn, other in [self.bumped.get(s, (0, ""))]
+                if turn == picture.turn - 1
+            ]
+            outside = any(o not in alive for o in bumps)
+            if bumps and not outside:
+                heading = None
+            mine = turn_orders(division, here.heading, heading, line=not (flotilla or outside))
             drop = "" if flotilla else drop_candidate(picture, division)
             moving = division
             if drop:
                 side = self._away_side(here, threat)
-                mine = [f'DROP "{drop}" {side}', *mine]
+                # The line holds its course while the lame ship turns out of it (BF6-CMD-17).
+                mine = [f'DROP "{drop}" {side}']
                 moving = division.without(drop)
             tokens[name] = [*speed_order(picture, moving, self.last_moves, True), *mine]
         if not fleet_div and divisions:
@@ -179,6 +212,23 @@ class FleetAdmiral:
             if checked:
                 lines.append(f"{name}: {' '.join(checked)}")
         return lines
+
+    def _obstacles(
+        self, picture: Picture, mine: list[str], planned: dict[str, list[tuple[float, float]]]
+    ) -> list[tuple[float, float]]:
+        """Every other ship's position now and where it looks likely to be after the move: own
+        divisions already ordered by their planned course, the rest straight on."""
+        out: list[tuple[float, float]] = []
+        for name, pose in picture.poses.items():
+            if name in mine:
+                continue
+            out.append((pose.x, pose.y))
+            if name in planned:
+                out += planned[name]
+            else:
+                run = self.last_moves.get(name, 1000.0)
+                out += predicted_track(pose, pose.heading, run)
+        return out
 
     def _strikes(self, picture: Picture, alive: list[str], big: list[str], beaten: bool) -> bool:
         """Strike the colours (BF6-CMD-32): dead in the water, or beaten and all crippled, with an
