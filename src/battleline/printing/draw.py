@@ -2,7 +2,8 @@
 with pencil marks (a slash for damaged, an X for destroyed), and short labelled text.
 
 Everything is drawn with the PDF base fonts (Helvetica), so the text stays selectable and
-searchable in the file; the base fonts cover Latin-1, enough for the ship database's names.
+searchable in the file; they cover Western European text (cp1252), enough for the ship
+database's names.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from reportlab.pdfgen.canvas import Canvas
 from battleline.rulesets.bf1900.shiplog import Mark
 
 #: Every play aid is an A4 sheet in landscape, in points (1/72 in).
-PAGE_W, PAGE_H = landscape(A4)
+_A4_LANDSCAPE: tuple[float, float] = landscape(A4)
+PAGE_W, PAGE_H = _A4_LANDSCAPE
 MARGIN = 28.0
 FONT = "Helvetica"
 BOLD = "Helvetica-Bold"
@@ -26,10 +28,18 @@ GREY = (0.45, 0.45, 0.45)
 SHADE = (0.9, 0.9, 0.9)
 
 
+_PLAIN = str.maketrans({"\u2264": "<=", "\u2265": ">=", "\u2192": "->", "\u2212": "-"})
+
+
+def plain(text: str) -> str:
+    """``text`` in the base fonts' encoding (cp1252): a few symbols spelt out, anything else
+    the fonts cannot draw replaced by '?'."""
+    return text.translate(_PLAIN).encode("cp1252", "replace").decode("cp1252")
+
+
 def fit(text: str, width: float, font: str = FONT, size: float = 8.0) -> str:
-    """``text`` cut (with an ellipsis) to fit ``width`` points; characters outside Latin-1
-    are replaced, as the base fonts cannot draw them."""
-    text = text.encode("latin-1", "replace").decode("latin-1")
+    """``text`` (made :func:`plain`) cut with an ellipsis to fit ``width`` points."""
+    text = plain(text)
     if stringWidth(text, font, size) <= width:
         return text
     while text and stringWidth(text + "...", font, size) > width:
@@ -60,10 +70,7 @@ class Page:
     ) -> None:
         """One line of text whose baseline is at ``top``; cut to ``width`` if given."""
         c = self.canvas
-        if width is not None:
-            text = fit(text, width, font, size)
-        else:
-            text = text.encode("latin-1", "replace").decode("latin-1")
+        text = fit(text, width, font, size) if width is not None else plain(text)
         c.setFont(font, size)
         c.setFillColorRGB(*colour)
         if align == "centre":
@@ -108,7 +115,9 @@ class Page:
         self.rect(x, top, size, size)
         if label:
             fsize = min(6.5, size * 0.5)
-            self.text(x + size / 2, top + size / 2 + fsize * 0.35, label, size=fsize, align="centre")
+            self.text(
+                x + size / 2, top + size / 2 + fsize * 0.35, label, size=fsize, align="centre"
+            )
         self.mark(x, top, size, size, mark)
 
     def mark(self, x: float, top: float, w: float, h: float, mark: Mark) -> None:

@@ -59,8 +59,12 @@ _CLASS_TITLE = {
     GunClass.TERTIARY: "Tertiary",
     GunClass.BOAT: "Boat guns",
 }
-_FLOOD_BOXES = ((FloodLevel.LIGHT, "L"), (FloodLevel.MODERATE, "M"), (FloodLevel.HEAVY, "Hvy"),
-                (FloodLevel.SEVERE, "Sev"))  # fmt: skip
+_FLOOD_BOXES = (
+    (FloodLevel.LIGHT, "L"),
+    (FloodLevel.MODERATE, "M"),
+    (FloodLevel.HEAVY, "Hvy"),
+    (FloodLevel.SEVERE, "Sev"),
+)
 _COMPARTMENT_TITLE = {
     Compartment.FORWARD: "Forward",
     Compartment.PORT: "Port amidships",
@@ -105,13 +109,21 @@ def _details(page: Page, log: ShipLog, scale: Scale, top: float) -> float:
     rows = [
         ("Type", f"{c.type.value} ({_TYPE_NAMES[c.type]})", "Size", str(c.size)),
         ("Armour: vitals", str(c.armour_vitals), "Armour: upperworks", str(c.armour_upperworks)),
-        ("Upperworks protection", c.upperworks_protection.value,
-         "Flood protection", c.flood_protection.value),
+        (
+            "Upperworks protection",
+            c.upperworks_protection.value,
+            "Flood protection",
+            c.flood_protection.value,
+        ),
         ("Stability", c.stability, "Seaway", c.seaway),
-        ("Armoured deck", "yes" if c.armoured_deck else "no",
-         "Main layout", "lozenge" if c.lozenge else "normal"),
+        (
+            "Armoured deck",
+            "yes" if c.armoured_deck else "no",
+            "Main layout",
+            "lozenge" if c.lozenge else "normal",
+        ),
         ("Turning circle", turning, "Length x beam", f"{c.length_m:g} x {c.beam_m:g} m"),
-    ]  # fmt: skip
+    ]
     for i, (k1, v1, k2, v2) in enumerate(rows):
         y = top + 10 + i * 13
         page.text(LEFT_X, y, k1, size=7.5, colour=GREY)
@@ -131,15 +143,28 @@ def _details(page: Page, log: ShipLog, scale: Scale, top: float) -> float:
         page.text(LEFT_X + 112, top + 6, note, size=7, font=ITALIC, colour=GREY)
         top += 14
     if c.overrides:
-        page.text(LEFT_X, top + 6, "Hand-set values: " + ", ".join(c.overrides), size=7,
-                  font=ITALIC, colour=GREY, width=LEFT_W)  # fmt: skip
+        page.text(
+            LEFT_X,
+            top + 6,
+            "Hand-set values: " + ", ".join(c.overrides),
+            size=7,
+            font=ITALIC,
+            colour=GREY,
+            width=LEFT_W,
+        )
         top += 12
     return top + 6
 
 
 # Armament columns: (title, width).
-_ARM_COLS = (("Box", 46.0), ("Gun", 104.0), ("ROF", 22.0), ("AP pen", 68.0),
-             ("Where", 62.0), ("Gun boxes", 98.0))  # fmt: skip
+_ARM_COLS = (
+    ("Box", 46.0),
+    ("Gun", 104.0),
+    ("ROF", 22.0),
+    ("AP pen", 68.0),
+    ("Where", 62.0),
+    ("Gun boxes", 98.0),
+)
 _GUNS_PER_ROW = 7
 
 
@@ -210,12 +235,24 @@ def _armament(page: Page, log: ShipLog, top: float) -> float:
             _position_box(page, log, m, _arm_x(5) + 3, top + 3)
         else:
             # Beam-pattern guns: numbered boxes, crossed out from the highest number down.
-            page.boxes(_arm_x(5) + 3, top + 3, list(log.batteries[m.key]), size=BOX, gap=GAP,
-                       per_row=_GUNS_PER_ROW, numbered=True)  # fmt: skip
+            page.boxes(
+                _arm_x(5) + 3,
+                top + 3,
+                list(log.batteries[m.key]),
+                size=BOX,
+                gap=GAP,
+                per_row=_GUNS_PER_ROW,
+                numbered=True,
+            )
         top += h
     for i in range(1, len(_ARM_COLS)):
-        page.line(_arm_x(i), top - sum(_mounting_height(m) for m in log.cls.mountings) - 20,
-                  _arm_x(i), top, width=0.3)  # fmt: skip
+        page.line(
+            _arm_x(i),
+            top - sum(_mounting_height(m) for m in log.cls.mountings) - 20,
+            _arm_x(i),
+            top,
+            width=0.3,
+        )
     return top + 6
 
 
@@ -258,8 +295,9 @@ def _damage_control(page: Page, log: ShipLog, top: float) -> float:
     top += page.heading(RIGHT_X, top, "Damage control", RIGHT_W)
     page.text(RIGHT_X, top + 8, "DC boxes", size=7.5, colour=GREY)
     page.boxes(RIGHT_X + 60, top, list(log.dc_boxes), size=BOX, gap=GAP)
-    page.text(RIGHT_X + 150, top + 8, "one DC die per unmarked box", size=6.5, font=ITALIC,
-              colour=GREY)  # fmt: skip
+    page.text(
+        RIGHT_X + 150, top + 8, "one DC die per unmarked box", size=6.5, font=ITALIC, colour=GREY
+    )
     return top + BOX + 8
 
 
@@ -301,8 +339,9 @@ def _flooding(page: Page, log: ShipLog, top: float) -> float:
 def _fires(page: Page, log: ShipLog, top: float) -> float:
     top += page.heading(RIGHT_X, top, "Fires", RIGHT_W)
     half = RIGHT_W / 2
-    for i, (label, count) in enumerate((("External", log.fires_external),
-                                        ("Internal", log.fires_internal))):  # fmt: skip
+    for i, (label, count) in enumerate(
+        (("External", log.fires_external), ("Internal", log.fires_internal))
+    ):
         x = RIGHT_X + i * half
         page.text(x, top + 8, label, size=7.5, colour=GREY)
         _tally(page, x + 42, top, count, FIRE_BOXES)
@@ -322,8 +361,12 @@ def _command_and_steering(page: Page, log: ShipLog, top: float) -> float:
     _tally(page, RIGHT_X + 50, top, log.tr_hits + log.uneven_tr_hits, ST_BOXES)
     page.text(RIGHT_X + half, top + 8, "R rudder", size=7.5, colour=GREY)
     x = RIGHT_X + half + 40
-    for state, label in ((RudderState.DAMAGED, "R/"), (RudderState.SECURED, "RC"),
-                         (RudderState.JAMMED_PORT, "JP"), (RudderState.JAMMED_STARBOARD, "JS")):  # fmt: skip
+    for state, label in (
+        (RudderState.DAMAGED, "R/"),
+        (RudderState.SECURED, "RC"),
+        (RudderState.JAMMED_PORT, "JP"),
+        (RudderState.JAMMED_STARBOARD, "JS"),
+    ):
         page.text(x, top + 8, label, size=7, font=BOLD)
         page.box(x + 13, top, BOX, Mark.DAMAGED if log.rudder is state else Mark.NONE)
         x += 33
@@ -349,8 +392,14 @@ def _searchlights_and_torpedoes(page: Page, log: ShipLog, scale: Scale, top: flo
         top += BOX + 4
     shallow = "yes" if c.shallow_torpedoes else "no"
     page.text(RIGHT_X, top + 8, f"Shallow-running torpedoes: {shallow}", size=7.5)
-    page.text(RIGHT_X + 160, top + 8, "cross off one box per torpedo fired", size=6.5,
-              font=ITALIC, colour=GREY)  # fmt: skip
+    page.text(
+        RIGHT_X + 160,
+        top + 8,
+        "cross off one box per torpedo fired",
+        size=6.5,
+        font=ITALIC,
+        colour=GREY,
+    )
     return top + BOX + 6
 
 
