@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from battleline.engine.dice import SeededDice
+from battleline.engine.dice import Dice, SeededDice
 from battleline.engine.events import EventLog
 from battleline.errors import BattlelineError, IllegalOrderError, ScenarioError, UnknownNameError
 from battleline.rulesets.bf1900.charts import Charts, load_charts
@@ -222,10 +222,14 @@ class TabletopSession:
         self,
         reports: Sequence[HitReport],
         declarations: Mapping[str, Sequence[DCDeclaration]],
+        *,
+        dice: Dice | None = None,
     ) -> PhaseResult:
         """Run Steps One to Four for every ship (BF6-DMG-02/03) and advance the turn.
 
         Every input is checked before a die is rolled; on any error the session is unchanged.
+        ``dice`` replaces the session's seeded dice (tests script them with ``FixedDice``); their
+        draws are still counted.
         """
         charts = self.charts()
         shells, torpedoes = self.resolve_hits(reports)
@@ -233,8 +237,11 @@ class TabletopSession:
         logs = {name: log.copy() for name, log in self.logs.items()}
         events = EventLog()
         events.turn, events.phase = self.turn, "damage"
-        dice = self.dice(events)
-        first = self.draws
+        if dice is None:
+            dice = self.dice(events)
+        else:
+            dice.log = events
+        start = dice.draws
         run_damage_phase(
             logs, shells, torpedoes, declarations, charts, dice, events, settings=self.settings
         )
@@ -242,11 +249,11 @@ class TabletopSession:
             turn=self.turn,
             hits=tuple(format_hit(r) for r in reports),
             declarations={n: format_declarations(d) for n, d in declarations.items() if d},
-            first_draw=first,
-            draws=dice.draws - first,
+            first_draw=self.draws,
+            draws=dice.draws - start,
             events=tuple(e.text for e in events),
         )
-        self.logs, self.draws = logs, dice.draws
+        self.logs, self.draws = logs, self.draws + dice.draws - start
         self.history.append(record)
         result = PhaseResult(self.turn, events)
         self.turn += 1
