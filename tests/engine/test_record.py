@@ -13,6 +13,7 @@ from battleline.engine import (
     RecordVisitor,
     new_game,
     replay,
+    replay_game,
     state_hash,
     verify,
 )
@@ -52,9 +53,11 @@ def test_json_round_trip_is_exact(played, tmp_path: Path) -> None:  # type: igno
 
 def test_replay_rebuilds_the_same_state_and_every_event(played) -> None:  # type: ignore[no-untyped-def]
     record, events, final = played
-    game = replay(record)
-    assert state_hash(game.state) == final
-    assert [e.to_dict() for e in game.events] == events
+    state, replayed = replay(record)
+    assert state_hash(state) == final
+    assert [e.to_dict() for e in replayed] == events
+    game = replay_game(record)
+    assert state_hash(game.state) == final and game.finished
     ok, state = verify(record)
     assert ok and state_hash(state) == final
 

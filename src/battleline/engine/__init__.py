@@ -12,7 +12,14 @@ from collections.abc import Sequence
 
 from battleline.engine.events import Event
 from battleline.engine.flow import Game, PhaseSpec, RecordedOrders, SealedOrders, admiral_seed
-from battleline.engine.record import GameRecord, RecordVisitor, replay, verify
+from battleline.engine.record import (
+    GameRecord,
+    RecordVisitor,
+    Replayed,
+    replay,
+    replay_game,
+    verify,
+)
 from battleline.engine.state import GameState, Result, state_hash
 from battleline.engine.view import SideView, umpire_view, view
 
@@ -23,12 +30,14 @@ __all__ = [
     "PhaseSpec",
     "RecordVisitor",
     "RecordedOrders",
+    "Replayed",
     "Result",
     "SealedOrders",
     "SideView",
     "admiral_seed",
     "new_game",
     "replay",
+    "replay_game",
     "resolve",
     "state_hash",
     "submit",

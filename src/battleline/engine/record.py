@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from battleline.engine.events import Event
 from battleline.engine.flow import Game, RecordedOrders
@@ -104,8 +104,21 @@ class GameRecord:
         return cls.from_json(text, str(p))
 
 
-def replay(record: GameRecord) -> Game:
+class Replayed(NamedTuple):
+    """What a replay gives: the final state and every event (``state, events = replay(r)``)."""
+
+    state: GameState
+    events: list[Event]
+
+
+def replay(record: GameRecord) -> Replayed:
     """Rebuild a game from its record: the same seed and orders give the same state and events."""
+    game = replay_game(record)
+    return Replayed(game.state, list(game.events.events))
+
+
+def replay_game(record: GameRecord) -> Game:
+    """Like :func:`replay`, but the live :class:`Game`, ready to go on from the record's end."""
     from battleline.rulesets import get_ruleset  # the registry sits above the engine spine
 
     ruleset = get_ruleset(record.ruleset.split("@", 1)[0])
@@ -122,8 +135,8 @@ def replay(record: GameRecord) -> Game:
 
 def verify(record: GameRecord) -> tuple[bool, GameState]:
     """Replay and compare the final state hash with the stored one."""
-    game = replay(record)
-    return state_hash(game.state) == record.final_hash, game.state
+    state, _ = replay(record)
+    return state_hash(state) == record.final_hash, state
 
 
 class RecordVisitor:
@@ -146,7 +159,7 @@ class RecordVisitor:
         self.visit_header(record)
         for o in record.orders:
             self.visit_orders(o)
-        game = replay(record)
-        for e in game.events:
+        state, events = replay(record)
+        for e in events:
             self.visit_event(e)
-        self.visit_end(game.state)
+        self.visit_end(state)

@@ -51,9 +51,8 @@ _STYLE: dict[EventKind, str] = {
 class Narrator:
     """Prints a game's events as they are produced, grouped by turn and phase."""
 
-    def __init__(self, console: Console, game: Game) -> None:
+    def __init__(self, console: Console) -> None:
         self.console = console
-        self.game = game
         self.turn = 0
         self.rolls: list[str] = []
 
@@ -175,7 +174,7 @@ def run_demo(
         f"[bold]battleline demo[/]: {scenario}, seed {seed}, {st.sides[0]} against {st.sides[1]}, "
         f"{len(st.logs)} ships, up to {st.turn_limit} turns"
     )
-    narrator = Narrator(console, game)
+    narrator = Narrator(console)
     if not quiet:
         narrator(game.events.events)
     play(game, factory=admiral_factory(), on_events=None if quiet else narrator)

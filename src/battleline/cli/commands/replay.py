@@ -24,13 +24,13 @@ def register(app: typer.Typer) -> None:
         """Replay a saved game from its seed and orders."""
         console = Console(width=110, highlight=False)
         record = GameRecord.load(file)
-        game = replay(record)
+        state, events = replay(record)
         if narrate:
             from battleline.cli.commands.demo import Narrator
 
-            Narrator(console, game)(game.events.events)
-        got = state_hash(game.state)
-        result = game.state.result.line() if game.state.result else "game not finished"
+            Narrator(console)(events)
+        got = state_hash(state)
+        result = state.result.line() if state.result else "game not finished"
         console.print(f"{record.scenario}, seed {record.seed}: {len(record.orders)} orders")
         console.print(result)
         console.print(f"final state hash {got}")
