@@ -299,7 +299,7 @@ class FleetAdmiral:
         turn = picture.turn
 
         def estimate(firer: str, target: str, seen: float) -> float:
-            return self.keeper.estimate(firer, target, seen, turn)
+            return self.keeper.estimate(firer, target, seen, turn, picture.scale.bracket_m)
 
         entries = []
         for name in picture.view.divisions:

@@ -27,6 +27,8 @@ from enum import StrEnum
 
 import numpy as np
 
+from battleline.rulesets.bf1900.gunnery import danger_zone_m
+
 #: Estimates are written to the nearest this many metres.
 ROUND_TO_M = 50.0
 #: No estimate below this, whatever the dice say.
@@ -112,11 +114,14 @@ class RangeKeeper:
     rng: np.random.Generator
     tracks: dict[tuple[str, str], _Track] = field(default_factory=dict)
 
-    def estimate(self, firer: str, target: str, seen_m: float, turn: int) -> float:
+    def estimate(
+        self, firer: str, target: str, seen_m: float, turn: int, bracket_m: float | None = None
+    ) -> float:
         """The range ``firer`` writes for ``target`` this turn, from the distance as seen.
 
         A target not ranged on last turn is judged afresh (a new persistent error); one ranged
-        last turn keeps its error as corrected by the fall of the splash.
+        last turn keeps its error as corrected by the fall of the splash. With ``bracket_m`` the
+        gun layer also aims long by half the danger zone he expects (:func:`aim_long`).
         """
         key = (firer, target)
         track = self.tracks.get(key)
@@ -129,8 +134,10 @@ class RangeKeeper:
             jitter_sd *= self.skill.found
         jitter = float(self.rng.normal(0.0, jitter_sd))
         track.last_turn = turn
-        factor = max(1.0 + track.error + jitter, 0.3)
-        return max(MIN_ESTIMATE_M, round(seen_m * factor / ROUND_TO_M) * ROUND_TO_M)
+        judged = seen_m * max(1.0 + track.error + jitter, 0.3)
+        if bracket_m is not None:
+            judged = aim_long(judged, bracket_m)
+        return max(MIN_ESTIMATE_M, round(judged / ROUND_TO_M) * ROUND_TO_M)
 
     def observe(self, firer: str, target: str, fall: Fall, seen_m: float) -> None:
         """Correct a firer's picture of a target from where its last salvo fell."""
@@ -144,6 +151,14 @@ class RangeKeeper:
             size = self.skill.step * track.step * self.skill.sd_total(seen_m)
             track.error += size if fall is Fall.SHORT else -size
         track.fall = fall
+
+
+def aim_long(judged_m: float, bracket_m: float) -> float:
+    """Aim half a danger zone beyond the range judged: the danger zone lies beyond the leading
+    edge (½ bracket deep in the 1st bracket, ¼ in the 2nd, none further out: BF6-DZ-01..03), so
+    a shell meant to fall in it should be written long, not on the target's near side."""
+    bracket = max(1, math.ceil(judged_m / bracket_m - 1e-9))
+    return judged_m + danger_zone_m(bracket, bracket_m) / 2.0
 
 
 def fall_of(
@@ -163,6 +178,7 @@ __all__ = [
     "Fall",
     "RangeKeeper",
     "Skill",
+    "aim_long",
     "fall_of",
     "get_skill",
 ]
