@@ -229,3 +229,19 @@ def test_sides_must_match_ships_and_the_session_file_must_exist(tmp_path: Path) 
     assert "3 --ship but 2 --side" in line
     line = _one_error_line(["tabletop", "damage", str(tmp_path / "nope.json")])
     assert "no such session file" in line
+
+
+def test_the_console_command_exits_2_too(tmp_path: Path) -> None:
+    """``main()`` keeps the exit code of a refused command (it once returned 0)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "battleline.cli", "tabletop", "show", str(tmp_path / "no.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: ") and "no such session file" in done.stderr
+    assert "Traceback" not in done.stderr
