@@ -13,16 +13,14 @@ torpedo    torpedo launches             ``torpedoes.resolve_torpedoes`` (launch 
 damage     damage-control declarations  ``damage.phase.run_damage_phase`` (Steps One to Four)
 ========== ============================ =====================================================
 
-A rules module that is not installed leaves its phase a documented no-op (orders in that phase
-are then refused), so the game still runs end to end; each resolver says which.
+The scale, land and charts are loaded once and cached; the state names them (scale by name,
+land through its scenario).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from types import ModuleType
 from typing import Any
 
 from battleline.engine.dice import SeededDice
@@ -31,58 +29,50 @@ from battleline.engine.flow import PhaseSpec
 from battleline.engine.geometry import Pose
 from battleline.engine.state import GameState, Result
 from battleline.errors import IllegalOrderError, OrderSyntaxError
+from battleline.rulesets.bf1900 import command, gunnery, notation, torpedoes
+from battleline.rulesets.bf1900.charts import Charts, load_charts
+from battleline.rulesets.bf1900.damage.declarations import DCDeclaration, parse_declarations
+from battleline.rulesets.bf1900.damage.phase import run_damage_phase
+from battleline.rulesets.bf1900.damage.step3 import validate_declarations
 from battleline.rulesets.bf1900.divisions import (
     Division,
     Formation,
     default_interval_m,
     initial_wake,
 )
+from battleline.rulesets.bf1900.scales import Scale, get_scale
 from battleline.rulesets.bf1900.scenario import Scenario, get_scenario
 from battleline.rulesets.bf1900.ship import GunClass
 from battleline.rulesets.bf1900.shiplog import ShipLog
+from battleline.rulesets.bf1900.table import Land
 
 NAME = "bf1900"
 VERSION = "0.1"
 ALIASES = ("battlefleet1900", "bf1900-1d6")
 
 
-def _module(name: str) -> ModuleType | None:
-    """A rules module of this package, or ``None`` while it is not installed."""
-    try:
-        return importlib.import_module(f"battleline.rulesets.bf1900.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith("battleline.rulesets.bf1900"):
-            return None
-        raise
-
-
 @lru_cache(maxsize=8)
-def _scale(name: str) -> Any:
-    from battleline.rulesets.bf1900.scales import get_scale
-
+def _scale(name: str) -> Scale:
     return get_scale(name)
 
 
 @lru_cache(maxsize=64)
-def _land(scenario: str) -> tuple[Any, ...]:
-    from battleline.rulesets.bf1900.table import Land
-
+def _land(scenario: str) -> tuple[Land, ...]:
     sc = get_scenario(scenario)
     return tuple(Land.from_coords(p.name, p.points) for p in sc.land)
 
 
 @lru_cache(maxsize=1)
-def _charts() -> Any:
-    charts = _module("charts")
-    return None if charts is None else charts.load_charts()
+def _charts() -> Charts:
+    return load_charts()
 
 
-def scale_of(state: GameState) -> Any:
+def scale_of(state: GameState) -> Scale:
     """The game's :class:`~battleline.rulesets.bf1900.scales.Scale`."""
     return _scale(state.scale)
 
 
-def land_of(state: GameState) -> tuple[Any, ...]:
+def land_of(state: GameState) -> tuple[Land, ...]:
     """The scenario's land as ``table.Land`` pieces."""
     return _land(state.scenario)
 
@@ -221,12 +211,12 @@ def _split_ship(text: str) -> tuple[str, str]:
     return ship.strip(), rest.strip()
 
 
-def parse_command(state: GameState, side: str, texts: Sequence[str]) -> dict[str, Any]:
+def parse_command(
+    state: GameState, side: str, texts: Sequence[str]
+) -> dict[str, tuple[notation.Order, ...]]:
     """Read ``<division>: <orders>`` lines (BF6-CMD-01..17 in ``notation``; fleet messages as
     ``SIG ...``), check each division's orders (``command.validate_orders``)."""
-    from battleline.rulesets.bf1900 import command, notation
-
-    out: dict[str, tuple[Any, ...]] = {}
+    out: dict[str, tuple[notation.Order, ...]] = {}
     for text in texts:
         if ":" not in text:
             raise OrderSyntaxError(
@@ -257,24 +247,22 @@ def parse_command(state: GameState, side: str, texts: Sequence[str]) -> dict[str
     return out
 
 
-def parse_torpedoes(state: GameState, side: str, texts: Sequence[str]) -> list[Any]:
+def parse_torpedoes(
+    state: GameState, side: str, texts: Sequence[str]
+) -> list[torpedoes.TorpedoLaunch]:
     """Read and check torpedo launches (BF6-TORP-02..10) with ``torpedoes``."""
-    if not texts:
-        return []
-    torp = _module("torpedoes")
-    if torp is None:
-        raise IllegalOrderError("torpedo launches need the torpedoes module, not installed yet")
-    launches = [torp.TorpedoLaunch.parse(t) for t in texts]
+    launches = [torpedoes.TorpedoLaunch.parse(t) for t in texts]
     for launch in launches:
         _own_ship(state, side, launch.firer, "torpedo")
-    torp.validate_launches(launches, state.poses, state.logs, scale_of(state), land_of(state))
+    if launches:
+        torpedoes.validate_launches(
+            launches, state.poses, state.logs, scale_of(state), land_of(state)
+        )
     return launches
 
 
-def parse_gunnery(state: GameState, side: str, texts: Sequence[str]) -> list[Any]:
+def parse_gunnery(state: GameState, side: str, texts: Sequence[str]) -> list[gunnery.GunneryEntry]:
     """Read and check a side's gunnery log (BF6-GUN-01/02, BF6-TGT, BF6-LOS, BF6-ROF, arcs)."""
-    from battleline.rulesets.bf1900 import gunnery
-
     entries = [gunnery.GunneryEntry.parse(t, side) for t in texts]
     for e in entries:
         _own_ship(state, side, e.firer, "gunnery")
@@ -291,14 +279,11 @@ def parse_gunnery(state: GameState, side: str, texts: Sequence[str]) -> list[Any
     return entries
 
 
-def parse_damage_control(state: GameState, side: str, texts: Sequence[str]) -> list[Any]:
+def parse_damage_control(state: GameState, side: str, texts: Sequence[str]) -> list[DCDeclaration]:
     """Read ``<ship>: P; M:A`` lines: each ship's Step Three declarations, named before any die
     is rolled (BF6-REP-05), checked against its log (BF6-DC-02/04, BF6-SINK-03)."""
-    from battleline.rulesets.bf1900.damage.declarations import parse_declarations
-    from battleline.rulesets.bf1900.damage.step3 import validate_declarations
-
-    out: list[Any] = []
-    per_ship: dict[str, list[Any]] = {}
+    out: list[DCDeclaration] = []
+    per_ship: dict[str, list[DCDeclaration]] = {}
     for text in texts:
         ship, rest = _split_ship(text)
         log = _own_ship(state, side, ship, "damage")
@@ -326,8 +311,6 @@ def resolve_command(state: GameState, orders: Orders, dice: SeededDice, events: 
     """The Command Phase for both sides at once (BF6-CMD-01..32): lost ships leave their
     divisions, flags pass (BF6-CMD-18..24), drop-outs, fleet messages (surrender included); the
     divisions' movement orders wait for the Movement Phase."""
-    from battleline.rulesets.bf1900 import command
-
     merged: dict[str, Any] = {}
     for side in state.sides:
         merged.update(orders[side])
@@ -348,8 +331,6 @@ def resolve_command(state: GameState, orders: Orders, dice: SeededDice, events: 
 def resolve_movement(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
     """Every division moves at once (BF6-GEN-07, BF6-MOV-01..07, BF6-CMD-04..17); collisions
     and groundings stop ships (``command.movement_phase``)."""
-    from battleline.rulesets.bf1900 import command
-
     result = command.movement_phase(
         state.divisions,
         state.plans or {},
@@ -371,8 +352,6 @@ def resolve_movement(state: GameState, orders: Orders, dice: SeededDice, events:
 def resolve_gunnery(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
     """Measure every sealed estimate at once (BF6-GUN-03, BF6-MEAS-01); sinking ships' crews roll
     first (BF6-SINK-04). The shell sets of the hit zones wait for Damage Step Two."""
-    from battleline.rulesets.bf1900 import gunnery
-
     entries = [e for side in state.sides for e in orders[side]]
     state.shell_sets = []
     if not entries:
@@ -395,18 +374,14 @@ def resolve_torpedo(state: GameState, orders: Orders, dice: SeededDice, events: 
     state.torpedo_hits = []
     if not launches:
         return
-    torp = _module("torpedoes")
-    charts = _charts()
-    if torp is None or charts is None:
-        return
     state.torpedo_hits = list(
-        torp.resolve_torpedoes(
+        torpedoes.resolve_torpedoes(
             launches,
             state.poses,
             state.logs,
             scale_of(state),
             land_of(state),
-            charts,
+            _charts(),
             dice,
             events,
         )
@@ -415,16 +390,12 @@ def resolve_torpedo(state: GameState, orders: Orders, dice: SeededDice, events: 
 
 def resolve_damage(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
     """Damage Steps One to Four (BF6-DMG-02..13): fire and flooding, the turn's shell sets and
-    torpedo hits, the declared damage control, sinking and listing (``damage.phase``; a no-op
-    while that module is not installed)."""
-    phase = _module("damage.phase")
-    if phase is None:
-        return
-    declarations: dict[str, list[Any]] = {}
+    torpedo hits, the declared damage control, sinking and listing (``damage.phase``)."""
+    declarations: dict[str, list[DCDeclaration]] = {}
     for side in state.sides:
         for decl in orders[side]:
             declarations.setdefault(decl.ship, []).append(decl)
-    phase.run_damage_phase(
+    run_damage_phase(
         state.logs,
         list(state.shell_sets),
         list(state.torpedo_hits),
