@@ -1,0 +1,182 @@
+"""The historical scenarios: each loads, validates, is set up where history put it, and plays to
+its end under the AI admirals; the calibration tool's record agrees with the scenarios.
+
+Scenarios: ``data/scenarios/{yalu_1894,santiago_1898,yellow_sea_1904,tsushima_1905,
+ulsan_1904}.toml``; record and table: ``tools/calibrate.py``, ``docs/history.md``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from shapely.geometry import Point, Polygon
+
+from battleline.rulesets.bf1900.ruleset import new_state
+from battleline.rulesets.bf1900.scales import get_scale
+from battleline.rulesets.bf1900.scenario import Scenario, builtin_scenarios, get_scenario
+from battleline.rulesets.bf1900.shipdb import class_of_ship
+
+#: The navy of each historical side's ships in the database.
+NAVY = {
+    "China": "China",
+    "Japan": "Japan",
+    "Spain": "Spain",
+    "United States": "USA",
+    "Russia": "Russia",
+}
+
+HISTORICAL = ("yalu-1894", "santiago-1898", "yellow-sea-1904", "tsushima-1905", "ulsan-1904")
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _calibrate() -> ModuleType:
+    """``tools/calibrate.py`` imported as a module (``tools`` is not a package)."""
+    name = "battleline_tools_calibrate"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / "calibrate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _ships(sc: Scenario, side: int) -> list[tuple[str, str]]:
+    return [(s.name, s.cls) for d in sc.sides[side].divisions for s in d.ships]
+
+
+def _placed(sc: Scenario) -> dict[str, tuple[int, float, float]]:
+    """ship → (side index, x, y) where the game starts it."""
+    state = new_state(sc.id, 1)
+    return {
+        name: (state.sides.index(log.side), state.poses[name].x, state.poses[name].y)
+        for name, log in state.logs.items()
+    }
+
+
+@pytest.mark.parametrize("sid", HISTORICAL)
+def test_historical_scenario_is_built_in_and_validates(sid: str) -> None:
+    """Each historical scenario is a built-in that loads through the validating loader."""
+    assert sid in builtin_scenarios()
+    sc = get_scenario(sid)
+    assert sc.ruleset == "bf1900"
+    assert sc.description and sc.weather and sc.time
+    assert "Sources:" in sc.description
+    for side in sc.sides:
+        navy = NAVY[side.name]
+        for div in side.divisions:
+            for ship in div.ships:
+                assert ship.ship_class.navy == navy, (ship.name, ship.ship_class.navy)
+
+
+@pytest.mark.parametrize("sid", HISTORICAL)
+def test_historical_ship_names_resolve_to_their_scenario_class(sid: str) -> None:
+    """Every ship is listed by its own name in the database, under the class the scenario gives
+    it (so a ship is never fielded as a class it did not belong to)."""
+    sc = get_scenario(sid)
+    for side in sc.sides:
+        for div in side.divisions:
+            for ship in div.ships:
+                assert class_of_ship(ship.name, NAVY[side.name]).name == ship.cls, ship.name
+
+
+@pytest.mark.parametrize("sid", HISTORICAL)
+def test_historical_fleets_open_inside_gun_range_but_not_point_blank(sid: str) -> None:
+    """The opening deployment: the nearest enemies are more than 3 km apart, but some enemy is
+    within the maximum gun range (10 km, BF6-GUN-04) or close to it, as when the action began."""
+    sc = get_scenario(sid)
+    placed = _placed(sc)
+    max_range = get_scale(sc.scale).max_range_m
+    nearest = math.inf
+    for a, (sa, xa, ya) in placed.items():
+        for b, (sb, xb, yb) in placed.items():
+            if sa == 0 and sb == 1:
+                assert math.dist((xa, ya), (xb, yb)) > 3000.0, (a, b)
+                nearest = min(nearest, math.dist((xa, ya), (xb, yb)))
+    assert nearest <= max_range
+
+
+def test_santiago_starts_every_ship_afloat_and_the_channel_open() -> None:
+    """No ship starts on the coast; the Spanish destroyers sit in the open channel mouth."""
+    sc = get_scenario("santiago-1898")
+    coast = [Polygon(land.points) for land in sc.land]
+    assert len(coast) == 2
+    for name, (_side, x, y) in _placed(sc).items():
+        assert not any(c.intersects(Point(x, y).buffer(60)) for c in coast), name
+    assert not any(c.contains(Point(0, 3000)) for c in coast)
+
+
+def test_tsushima_battle_lines_are_twelve_a_side() -> None:
+    """The main fleet action: twelve armoured ships a side, Togo's flag in Mikasa and
+    Rozhestvensky's in Knyaz Suvorov."""
+    sc = get_scenario("tsushima-1905")
+    assert [len(_ships(sc, i)) for i in (0, 1)] == [12, 12]
+    assert sc.sides[0].fleet_flagship == "Knyaz Suvorov"
+    assert sc.sides[1].fleet_flagship == "Mikasa"
+
+
+@pytest.mark.parametrize("sid", HISTORICAL)
+def test_calibration_record_matches_the_scenario(sid: str) -> None:
+    """The historical record the calibration compares with names a side of the scenario as
+    victor and never counts more losses than a side has ships."""
+    cal = _calibrate()
+    record = cal.HISTORY[sid]
+    sc = get_scenario(sid)
+    names = [s.name for s in sc.sides]
+    assert record.victor in names
+    for i in (0, 1):
+        assert 0 <= record.lost[i] <= len(_ships(sc, i))
+
+
+def test_calibration_loss_target_is_a_factor_of_two() -> None:
+    """Within a factor of two of the record; a record of zero allows a mean below 0.5."""
+    cal = _calibrate()
+    assert cal.within_factor_two(2.5, 5) and cal.within_factor_two(10.0, 5)
+    assert not cal.within_factor_two(2.4, 5) and not cal.within_factor_two(10.1, 5)
+    assert cal.within_factor_two(0.4, 0) and not cal.within_factor_two(0.5, 0)
+
+
+def test_calibration_summary_counts_victor_rate_and_interval() -> None:
+    """A tally of three runs: the victor rate, the draw rate and the mean-loss interval."""
+    cal = _calibrate()
+    sides = ("China", "Japan")
+    runs = [
+        cal.RunResult(0, "Japan", sides, (4, 0), (4, 0), 40),
+        cal.RunResult(1, "Japan", sides, (6, 1), (5, 1), 40),
+        cal.RunResult(2, None, sides, (5, 2), (5, 2), 40),
+    ]
+    row = cal.summarise(cal.HISTORY["yalu-1894"], runs)
+    assert row.victor_rate == pytest.approx(2 / 3)
+    assert row.draw_rate == pytest.approx(1 / 3)
+    assert row.lost_mean == (5.0, 1.0)
+    lo, hi = row.lost_ci[0]
+    assert lo == pytest.approx(5.0 - 1.959963984540054 / math.sqrt(3)) and hi > 5.0
+    assert row.victor_ok and row.losses_ok == (True, False) and not row.meets_target
+    assert "| yalu-1894 | 3 | Japan |" in cal.markdown([row])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sid", HISTORICAL)
+def test_historical_scenario_plays_to_the_end_under_the_ai(sid: str) -> None:
+    """AI against AI, the game runs to a result within the turn limit, and every ship has one
+    of the summary's fates."""
+    from battleline.ai.base import admiral_factory, play
+    from battleline.engine import new_game
+    from battleline.rulesets.bf1900.ruleset import ship_fate
+
+    game = new_game(sid, 1)
+    play(game, factory=admiral_factory())
+    state = game.state
+    assert game.finished and state.result is not None
+    assert 1 <= state.turn <= get_scenario(sid).turn_limit
+    assert state.result.winner in (None, *state.sides)
+    fates = {ship_fate(log) for log in state.logs.values()}
+    assert fates <= {"sunk", "sinking", "surrendered", "crippled", "damaged", "intact"}
+    assert set(state.logs) == {n for i in (0, 1) for n, _ in _ships(get_scenario(sid), i)}
