@@ -72,14 +72,16 @@ class Page:
         c = self.canvas
         text = fit(text, width, font, size) if width is not None else plain(text)
         c.setFont(font, size)
-        c.setFillColorRGB(*colour)
+        if colour != INK:
+            c.setFillColorRGB(*colour)
         if align == "centre":
             c.drawCentredString(x, self._y(top), text)
         elif align == "right":
             c.drawRightString(x, self._y(top), text)
         else:
             c.drawString(x, self._y(top), text)
-        c.setFillColorRGB(*INK)
+        if colour != INK:
+            c.setFillColorRGB(*INK)
 
     def rect(
         self,
@@ -100,8 +102,10 @@ class Page:
         if fill is not None:
             c.setFillColorRGB(*fill)
         c.rect(x, self._y(top + h), w, h, stroke=1, fill=1 if fill is not None else 0)
-        c.setFillColorRGB(*INK)
-        c.setDash()
+        if fill is not None:
+            c.setFillColorRGB(*INK)
+        if dashed:
+            c.setDash()
 
     def line(self, x0: float, top0: float, x1: float, top1: float, *, width: float = 0.6) -> None:
         """A straight line between two points."""
