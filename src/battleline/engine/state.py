@@ -27,6 +27,8 @@ from battleline.rulesets.bf1900.shiplog import ShipLog
 
 if TYPE_CHECKING:  # a runtime import would be circular when divisions.py is imported first
     from battleline.rulesets.bf1900.divisions import Division
+from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
+from battleline.rulesets.bf1900.notation import Order
 
 _DIGITS = 6
 
@@ -69,10 +71,12 @@ class GameState:
     tracks: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
     #: Distance each ship moved last turn, metres (BF6-MOV-03 speed change limit).
     moved_last_m: dict[str, float] = field(default_factory=dict)
-    #: Hand-overs inside one turn, cleared when the turn ends.
-    plans: Any = None
-    shell_sets: list[Any] = field(default_factory=list)
-    torpedo_hits: list[Any] = field(default_factory=list)
+    #: Hand-overs inside one turn, cleared when the turn ends: each division's movement orders
+    #: (Command → Movement), the hit zones' shell sets (Gunnery → Damage Step Two) and the
+    #: torpedo hits (Torpedo Movement → Damage Step Two).
+    plans: dict[str, tuple[Order, ...]] | None = None
+    shell_sets: list[ShellSet] = field(default_factory=list)
+    torpedo_hits: list[TorpedoHit] = field(default_factory=list)
     #: Ruleset-owned values that must survive between turns (JSON-able only).
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -98,7 +102,7 @@ class GameState:
         new.land = self.land  # never changes during a game
         new.tracks = {k: list(v) for k, v in self.tracks.items()}
         new.moved_last_m = dict(self.moved_last_m)
-        new.plans = copy.deepcopy(self.plans)
+        new.plans = None if self.plans is None else dict(self.plans)  # orders are frozen
         new.shell_sets = list(self.shell_sets)
         new.torpedo_hits = list(self.torpedo_hits)
         new.extra = copy.deepcopy(self.extra)
