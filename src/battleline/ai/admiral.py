@@ -182,7 +182,7 @@ class FleetAdmiral:
             bumps = [
                 other
                 for s in alive
-                for turn, other in [self.bumped.get(s, (0, ""))]
+                for turn, other in [self.bumped.get(s, (-1, ""))]
                 if turn == picture.turn - 1
             ]
             outside = any(o not in alive for o in bumps)

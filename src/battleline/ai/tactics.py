@@ -131,7 +131,7 @@ def _nearest_side_heading(current: float, options: Sequence[float]) -> float:
 
 
 def line_heading(picture: Picture, lead: str, enemies: Sequence[str]) -> tuple[float, str]:
-    """A battle line's heading: close, hold a broadside (crossing the T if it can), or open.
+    """A battle line's heading and why: "close", "broadside", "cross the T" or "open".
 
     The wanted range is ``ENGAGE_FRACTION`` brackets, and at least the enemy big ships' torpedo
     range plus a margin (the "Engage Enemy" doctrine, BF6-CMD-26).
@@ -154,7 +154,8 @@ def line_heading(picture: Picture, lead: str, enemies: Sequence[str]) -> tuple[f
     if dist < wanted * (1.0 - RANGE_BAND):
         options = (norm360(to_enemy + 140.0), norm360(to_enemy - 140.0))
         return _nearest_side_heading(here.heading, options), "open"
-    # Cross the T: of the two broadside courses prefer the one across the enemy's bows.
+    # A parallel course for a running fight, or, when the enemy comes on bow first, whichever
+    # broadside turns least: crossing his T (BF6-CMD-26).
     heads = [picture.poses[e].heading for e in enemies]
     mean = math.degrees(
         math.atan2(
@@ -162,10 +163,13 @@ def line_heading(picture: Picture, lead: str, enemies: Sequence[str]) -> tuple[f
             sum(math.cos(math.radians(h)) for h in heads),
         )
     )
-    across = min(broadsides, key=lambda h: abs(signed_angle(h - norm360(mean + 180.0))))
-    other = broadsides[1] if across == broadsides[0] else broadsides[0]
-    if abs(signed_angle(across - here.heading)) <= abs(signed_angle(other - here.heading)) + 60:
-        return across, "broadside"
+    off = [abs(signed_angle(h - mean)) for h in broadsides]
+    if abs(off[0] - off[1]) < 40.0:
+        return _nearest_side_heading(here.heading, broadsides), "cross the T"
+    parallel = broadsides[0] if off[0] < off[1] else broadsides[1]
+    other = broadsides[1] if parallel == broadsides[0] else broadsides[0]
+    if abs(signed_angle(parallel - here.heading)) <= abs(signed_angle(other - here.heading)) + 60:
+        return parallel, "broadside"
     return other, "broadside"
 
 
@@ -217,17 +221,19 @@ def flotilla_target(picture: Picture, lead: str) -> str | None:
     return min(quarry, key=lambda n: (-picture.enemy[n].size, picture.seen_m(lead, n), n))
 
 
+_FRACTIONS = (0.15, 0.3, 0.5, 0.7, 0.85, 1.0)
+
+
 def predicted_track(
     pose: Pose, heading: float, distance_m: float, radius_m: float = 0.0
 ) -> list[tuple[float, float]]:
-    """Where a ship would be a third, two thirds and all the way along a run that first turns
+    """Points along the run a ship would make (60 m out, then every sixth or so) that first turns
     onto ``heading`` on a circle of ``radius_m`` (turns come first, BF6-CMD-11) and then runs
     straight."""
     delta = math.radians(signed_angle(heading - pose.heading))
     arc = min(distance_m, radius_m * abs(delta)) if radius_m > 0 else 0.0
     out = []
-    for f in (0.34, 0.67, 1.0):
-        s_m = distance_m * f
+    for s_m in sorted({min(60.0, distance_m), *(distance_m * f for f in _FRACTIONS)}):
         x, y, h = pose.x, pose.y, math.radians(pose.heading)
         on_arc = min(s_m, arc)
         if on_arc > 0:
