@@ -1,0 +1,186 @@
+"""Damage Step Two: hits (BF6-DMG-07..09, BF6-HIT-01, BF6-TORP-07/08).
+
+Shells: every hit zone's rounds are rolled in sets, one set per firing ship, mounting and shell
+size (the 1D6 analogue of EX-BF12C-01): one 1D6 per round on the AP or HE table's location line
+(AP: 1 Vitals, 2 Upperworks, 3–6 miss), then one 1D6 per hit in the column of its penetration
+differential, the effective penetration (HE uses a fraction of the AP value) as a percentage of
+the location's armour. The 1D12 edition's bonus doubles are not carried over (DIFF-32).
+
+Torpedoes: every torpedo that struck gets its own Flooding Occurrence roll (BF6-DMG-08). A
+normal-depth torpedo never harms a ship of size 4 or less (BF6-TORP-07; the torpedo step already
+lets it run under); a shallow one has its size halved, rounded down, against good or great flood
+protection (BF6-TORP-08, AMB-20).
+
+Everything here is simultaneous: nothing looks at the firer's damage, so a hit from a gun lost in
+Step One still counts (BF6-DMG-09, EX-BF6-08; the 1D12 edition removes it, DIFF-12).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from battleline.engine.dice import Dice
+from battleline.engine.events import EventKind, EventLog
+from battleline.errors import UnknownNameError
+from battleline.rulesets.bf1900.charts import Charts
+from battleline.rulesets.bf1900.damage.codes import ApplyCodes, DamageContext
+from battleline.rulesets.bf1900.damage.flooding import resolve_flood_hit
+from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
+from battleline.rulesets.bf1900.ship import Rating
+from battleline.rulesets.bf1900.shiplog import ShipLog
+
+#: Flood protection ratings that halve a shallow torpedo's size (BF6-TORP-08).
+HALVING_PROTECTION = frozenset({Rating.GOOD, Rating.GREAT})
+#: Largest size a normal-depth torpedo passes under (BF6-TORP-07).
+RUNS_UNDER_SIZE = 4
+
+
+def resolve_hits(
+    logs: Mapping[str, ShipLog],
+    shell_sets: Sequence[ShellSet],
+    torpedo_hits: Sequence[TorpedoHit],
+    charts: Charts,
+    dice: Dice,
+    events: EventLog,
+    apply: ApplyCodes,
+) -> None:
+    """Step Two for every ship: all shell sets, then all torpedo hits (BF6-DMG-07/08)."""
+    for shells in shell_sets:
+        resolve_shell_set(_target(logs, shells.target), shells, charts, dice, events, apply)
+    for torpedo in torpedo_hits:
+        resolve_torpedo_hit(_target(logs, torpedo.target), torpedo, charts, dice, events, apply)
+
+
+def resolve_shell_set(
+    log: ShipLog,
+    shells: ShellSet,
+    charts: Charts,
+    dice: Dice,
+    events: EventLog,
+    apply: ApplyCodes,
+) -> None:
+    """Roll one set: a location die per round, then a damage die per hit (BF6-DMG-07)."""
+    if shells.rounds <= 0 or log.sunk:
+        return
+    what = f"{shells.firer} {shells.mounting} ({shells.calibre_cm:g} cm {shells.ammo.value})"
+    faces = dice.rolls(shells.rounds, 6, f"{what} hit location", ship=log.name)
+    located = [charts.location(shells.ammo, f) for f in faces]
+    hits = [loc for loc in located if loc is not None]
+    tally = ", ".join(
+        f"{n} {word}"
+        for word, n in (
+            ("vitals", located.count("vitals")),
+            ("upperworks", located.count("upperworks")),
+            ("miss" if located.count(None) == 1 else "misses", located.count(None)),
+        )
+        if n
+    )
+    events.emit(
+        EventKind.HIT,
+        f"{log.name}: {shells.rounds} round{'s' * (shells.rounds != 1)} from {what} roll "
+        f"{' '.join(map(str, faces))} → {tally}",
+        ship=log.name,
+        firer=shells.firer,
+        mounting=shells.mounting,
+        ammo=shells.ammo.value,
+        faces=list(faces),
+        hits=len(hits),
+    )
+    if not hits:
+        return
+    damage = dice.rolls(len(hits), 6, f"{what} damage", ship=log.name)
+    ctx = DamageContext(
+        charts,
+        dice,
+        events,
+        aspect=shells.aspect,
+        weapon_size=float(shells.shell_size),
+        cause="shell",
+    )
+    for location, roll in zip(hits, damage, strict=True):
+        armour = log.cls.armour_vitals if location == "vitals" else log.cls.armour_upperworks
+        pct = charts.differential(shells.ammo, shells.penetration, armour)
+        column = charts.differential_column(shells.ammo, pct)
+        codes = charts.shell_damage(shells.ammo, location, pct, roll)
+        events.emit(
+            EventKind.DAMAGE,
+            f"{log.name}: {shells.ammo.value} hit on the {location} (penetration "
+            f"{shells.penetration} vs armour {armour}, {_pct(pct)}, column {column}) rolls "
+            f"{roll} → {', '.join(codes) or '-'}",
+            ship=log.name,
+            firer=shells.firer,
+            location=location,
+            differential=pct if pct != float("inf") else None,
+            column=column,
+            roll=roll,
+            codes=list(codes),
+        )
+        if codes:
+            apply(log, codes, ctx)
+
+
+def torpedo_size(torpedo: TorpedoHit, log: ShipLog) -> int | None:
+    """The size a torpedo floods with, or ``None`` if it cannot harm this ship.
+
+    Normal depth against size ≤ 4: ``None`` (BF6-TORP-07). Shallow against good or great flood
+    protection: half, rounded down (BF6-TORP-08, AMB-20).
+    """
+    if not torpedo.shallow and log.cls.size <= RUNS_UNDER_SIZE:
+        return None
+    if torpedo.shallow and log.cls.flood_protection in HALVING_PROTECTION:
+        return torpedo.size // 2
+    return torpedo.size
+
+
+def resolve_torpedo_hit(
+    log: ShipLog,
+    torpedo: TorpedoHit,
+    charts: Charts,
+    dice: Dice,
+    events: EventLog,
+    apply: ApplyCodes,
+) -> None:
+    """One torpedo hit: its own Flooding Occurrence roll on the embattled side (BF6-DMG-08)."""
+    if log.sunk:
+        return
+    size = torpedo_size(torpedo, log)
+    depth = "shallow" if torpedo.shallow else "normal-depth"
+    if size is None:
+        events.emit(
+            EventKind.NOTE,
+            f"{log.name}: {torpedo.firer}'s normal-depth torpedo runs under a size-"
+            f"{log.cls.size} ship, no damage (BF6-TORP-07)",
+            ship=log.name,
+            firer=torpedo.firer,
+        )
+        return
+    halved = size != torpedo.size
+    events.emit(
+        EventKind.TORPEDO_HIT,
+        f"{log.name}: {depth} torpedo from {torpedo.firer} ({torpedo.mount}) strikes the "
+        f"{torpedo.aspect.value} side, size {torpedo.size}"
+        + (
+            f" halved to {size} by {log.cls.flood_protection.value} flood protection"
+            if halved
+            else ""
+        )
+        + f" against size {log.cls.size}",
+        ship=log.name,
+        firer=torpedo.firer,
+        size=size,
+        halved=halved,
+    )
+    ctx = DamageContext(
+        charts, dice, events, aspect=torpedo.aspect, weapon_size=float(size), cause="torpedo"
+    )
+    resolve_flood_hit(log, ctx, column=None, apply=apply)
+
+
+def _target(logs: Mapping[str, ShipLog], name: str) -> ShipLog:
+    if name not in logs:
+        raise UnknownNameError("target ship", name, list(logs))
+    return logs[name]
+
+
+def _pct(pct: float) -> str:
+    return "unarmoured" if pct == float("inf") else f"{pct:.0f}%"
