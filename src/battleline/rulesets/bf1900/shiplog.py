@@ -8,14 +8,26 @@ engine copies the whole game state before resolving a phase, so callers still ge
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum, StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, ShipClass
+
+_T = TypeVar("_T")
+
+
+def _clone(obj: _T) -> _T:
+    """A shallow copy of a ``slots`` dataclass, slot by slot: several times faster than
+    ``copy.copy`` (which goes through ``__reduce_ex__``); logs are copied once per resolution
+    and per side view, so this is on the hot path (docs/performance.md)."""
+    cls = type(obj)
+    new = object.__new__(cls)
+    for name in cls.__slots__:  # type: ignore[attr-defined]
+        object.__setattr__(new, name, getattr(obj, name))
+    return new
 
 
 class Mark(IntEnum):
@@ -313,15 +325,15 @@ class ShipLog:
 
     def copy(self) -> ShipLog:
         """A deep copy (the class values are shared, being frozen)."""
-        new = copy.copy(self)
-        new.propulsion = copy.copy(self.propulsion)
+        new = _clone(self)
+        new.propulsion = _clone(self.propulsion)
         new.dc_boxes = list(self.dc_boxes)
-        new.compartments = {k: copy.copy(v) for k, v in self.compartments.items()}
-        new.positions = {k: copy.copy(v) for k, v in self.positions.items()}
+        new.compartments = {k: _clone(v) for k, v in self.compartments.items()}
+        new.positions = {k: _clone(v) for k, v in self.positions.items()}
         new.batteries = {k: list(v) for k, v in self.batteries.items()}
         new.torpedoes_left = dict(self.torpedoes_left)
         new.searchlights = list(self.searchlights)
-        new.sinking = copy.copy(self.sinking)
+        new.sinking = None if self.sinking is None else _clone(self.sinking)
         new.rof_half_fired_last_turn = set(self.rof_half_fired_last_turn)
         new.counterflood_locked = set(self.counterflood_locked)
         new.uneven = dict(self.uneven)  # the effects themselves are frozen chart records

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import shapely
@@ -30,8 +31,13 @@ FUNNEL_FRACTION = 0.1
 Point = tuple[float, float]
 
 
+@lru_cache(maxsize=8192)
 def footprint(pose: Pose, length_m: float, width_m: float) -> Polygon:
-    """The base rectangle centred on ``pose``, its long axis along the heading."""
+    """The base rectangle centred on ``pose``, its long axis along the heading.
+
+    Cached: poses are frozen and shapely geometries immutable, and the same bases are drawn
+    many times a phase (every sight-line index built while orders are checked and resolved).
+    """
     return footprints(
         np.array([pose.x]),
         np.array([pose.y]),
