@@ -201,7 +201,7 @@ class FleetAdmiral:
             fleet_div = next(iter(divisions))
         if fleet_div and tokens.get(fleet_div) != ["SIG SURRENDER"]:
             signals = self._signals(picture, big or everyone, beaten, attacking, flotillas_armed)
-            if any(s.startswith("SIG TURN16") for s in signals):
+            if any(s.startswith("SIG TURN") for s in signals):
                 # The fleet turn replaces every division's turn this move (EX-BF6-16).
                 for name in tokens:
                     tokens[name] = [t for t in tokens[name] if not t.startswith(("TS", "TT"))]
@@ -280,10 +280,16 @@ class FleetAdmiral:
                 None,
             )
             threat = centroid(picture.funnels[n] for n in enemies)
-            if flag is not None and threat is not None and "TURN16" not in self.signalled:
+            if flag is not None and threat is not None and "TURN" not in self.signalled:
+                # Turn away together: 16 points from an enemy ahead, 8 from one abeam
+                # (BF6-CMD-27/28); an enemy already astern needs no signal to run from.
                 here = picture.poses[flag]
-                if abs(signed_angle(here.bearing_to(*threat))) < 90.0:
-                    once("TURN16", f"SIG TURN16 {self._away_side(here, threat)}")
+                off = abs(signed_angle(here.bearing_to(*threat)))
+                side = self._away_side(here, threat)
+                if off < 60.0:
+                    once("TURN", f"SIG TURN16 {side}")
+                elif off <= 135.0:
+                    once("TURN", f"SIG TURN8 {side}")
             return out
         once("ENGAGE", "SIG ENGAGE")
         if attacking:

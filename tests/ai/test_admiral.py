@@ -1,0 +1,282 @@
+"""The AI admiral: honest play from its side's view, determinism, legal orders, and the tactics a
+naval wargamer would recognise (BF6-CMD, BF6-GUN, BF6-TORP, BF6-DC)."""
+
+from __future__ import annotations
+
+import dataclasses
+import statistics
+from collections.abc import Callable
+
+import pytest
+
+from battleline.ai.admiral import FleetAdmiral, default_admiral
+from battleline.ai.base import Admiral, play
+from battleline.ai.picture import build_picture
+from battleline.ai.tactics import choose_ammo, dc_plan, is_beaten, line_heading
+from battleline.engine import Game, new_game, view
+from battleline.engine.events import Event, EventKind
+from battleline.engine.flow import admiral_seed
+from battleline.engine.geometry import Pose
+from battleline.engine.view import SideView
+from battleline.rulesets.bf1900.damage.declarations import format_declarations
+from battleline.rulesets.bf1900.damage.step3 import validate_declarations
+from battleline.rulesets.bf1900.hits import Ammo
+from battleline.rulesets.bf1900.scenario import lookup_class
+from battleline.rulesets.bf1900.ship import Compartment, FloodLevel
+from battleline.rulesets.bf1900.shiplog import Mark, ShipLog
+
+
+class Spy:
+    """Wraps an admiral and records what it is handed and what it answers."""
+
+    def __init__(self, inner: Admiral) -> None:
+        self.inner = inner
+        self.handed: list[object] = []
+        self.answers: list[tuple[int, str, list[str]]] = []
+
+    def orders(self, view: SideView, phase: str) -> list[str]:
+        self.handed.append(view)
+        lines = self.inner.orders(view, phase)
+        self.answers.append((view.turn, phase, list(lines)))
+        return lines
+
+
+def spies(game: Game) -> dict[str, Spy]:
+    return {
+        s: Spy(default_admiral(s, admiral_seed(game.state.seed, i)))
+        for i, s in enumerate(game.state.sides)
+    }
+
+
+def run_to(game: Game, admirals: dict[str, Admiral], turn: int, phase: str) -> None:
+    """Play on until ``phase`` of ``turn`` is open (every admiral's lines checked legal)."""
+    cursor = dict.fromkeys(game.state.sides, 0)
+    while not game.finished and (game.state.turn, game.spec.name) != (turn, phase):
+        for side in game.pending.waiting_for:
+            shown = view(game, side, since=cursor[side])
+            cursor[side] = len(game.events)
+            lines = admirals[side].orders(shown, game.spec.name)
+            game.check(side, lines)  # the admiral writes no illegal line
+            game.submit(side, lines, turn=game.state.turn, phase=game.spec.name)
+
+
+# -- honesty ---------------------------------------------------------------------------------
+
+
+def test_the_admiral_is_only_ever_handed_a_side_view_and_the_game_ends() -> None:
+    """A whole game, admiral against admiral, ends with a result; each admiral saw nothing but
+    its own side's view."""
+    game = new_game("cruiser-duel", 3)
+    watched = spies(game)
+    play(game, dict(watched))
+    assert game.state.result is not None
+    for side, spy in watched.items():
+        assert spy.handed
+        assert all(type(v) is SideView and v.side == side for v in spy.handed)
+
+
+def test_the_admiral_refuses_anything_but_its_own_sides_view() -> None:
+    game = new_game("cruiser-duel", 1)
+    admiral = FleetAdmiral("Blue", 1)
+    with pytest.raises(TypeError, match="SideView"):
+        admiral.orders(game.state, "command")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="Red's view"):
+        admiral.orders(view(game, "Red"), "command")
+
+
+def _scrambled(v: SideView) -> SideView:
+    """The view with everything the umpire measured (true ranges, texts) changed in the shot
+    events: an honest admiral reads only where its markers lie."""
+    events: list[Event] = []
+    for e in v.events:
+        if e.kind in (EventKind.SPLASH, EventKind.HIT_ZONE):
+            data = dict(e.data)
+            for key in ("leading_m", "zone_end_m", "estimate_m"):
+                data[key] = 123456.0
+            data["bracket"] = 9
+            e = dataclasses.replace(e, text="(scrambled)", data=data)
+        events.append(e)
+    return dataclasses.replace(v, events=tuple(events))
+
+
+def test_BF6_GUN_02_estimates_depend_only_on_the_view_and_the_admirals_own_seed() -> None:
+    """Same view and seed, same gunnery log; the umpire's measured ranges in the events change
+    nothing; another seed judges the ranges differently."""
+    game = new_game("channel-1900", 4)
+    run_to(game, dict(spies(game)), 4, "gunnery")
+    shown = view(game, "Britain")
+    assert any(e.kind is EventKind.SPLASH for e in shown.events)
+    a = FleetAdmiral("Britain", 99).orders(shown, "gunnery")
+    b = FleetAdmiral("Britain", 99).orders(_scrambled(shown), "gunnery")
+    c = FleetAdmiral("Britain", 98).orders(shown, "gunnery")
+    assert a and a == b
+    assert a != c
+
+
+def test_same_seed_same_orders_other_seed_other_battle() -> None:
+    """Determinism: the admirals' seeds come from the game seed."""
+
+    def history(seed: int) -> list[tuple[int, str, str, tuple[str, ...]]]:
+        game = play(new_game("destroyer-attack", seed))
+        return [(r.turn, r.phase, r.side, r.orders) for r in game.history]
+
+    assert history(5) == history(5)
+    assert history(5) != history(6)
+
+
+# -- tactics on a real table -----------------------------------------------------------------
+
+
+def _channel_view(edit: Callable[[SideView], SideView] | None = None) -> SideView:
+    game = new_game("channel-1900", 1)
+    shown = view(game, "Britain")
+    return edit(shown) if edit else shown
+
+
+def _with_enemy(v: SideView, name: str, pose: Pose) -> SideView:
+    contacts = tuple(dataclasses.replace(c, pose=pose) for c in v.contacts if c.name == name)
+    return dataclasses.replace(v, contacts=contacts)
+
+
+@pytest.mark.parametrize(
+    ("y", "heading", "want", "mode"),
+    [
+        (9000.0, 90.0, 40.0, "close"),  # far: close obliquely
+        (4000.0, 90.0, 90.0, "broadside"),  # in the 2nd bracket: parallel course
+        (4000.0, 180.0, 90.0, "cross the T"),  # he comes on bows first: cross his T
+        (1800.0, 90.0, 140.0, "open"),  # too close (inside 1.6 brackets): open the range
+    ],
+)
+def test_BF6_CMD_26_the_battle_line_closes_to_the_2nd_bracket_and_turns_to_broadside(
+    y: float, heading: float, want: float, mode: str
+) -> None:
+    """Majestic leads east from (0, 0); one French battleship lies due north."""
+    shown = _channel_view(lambda v: _with_enemy(v, "Bouvet", Pose(0.0, y, heading)))
+    picture = build_picture(shown)
+    got, why = line_heading(picture, "Majestic", ["Bouvet"])
+    assert why == mode
+    assert got == pytest.approx(want, abs=3.0)
+
+
+def test_ammunition_AP_where_penetration_beats_vitals_armour_else_HE() -> None:
+    """Majestic's 12-inch guns (penetration 12/9/7/5) against Bouvet (vitals 12), Gueydon (5)
+    and the destroyer Framee (0)."""
+    picture = build_picture(_channel_view())
+    assert choose_ammo(picture, "Majestic", "Bouvet", 1) is Ammo.AP
+    assert choose_ammo(picture, "Majestic", "Bouvet", 2) is Ammo.HE
+    assert choose_ammo(picture, "Majestic", "Gueydon", 4) is Ammo.AP
+    assert choose_ammo(picture, "Majestic", "Framee", 1) is Ammo.HE
+
+
+def test_BF6_CMD_28_a_beaten_fleet_turns_away_together_and_runs() -> None:
+    """Half the fleet lost, the enemy on the port beam: the fleet flagship signals "Turn 8
+    points together" to starboard, away from him, and no division draws a turn of its own."""
+
+    def sink_most(v: SideView) -> SideView:
+        for ship in v.own:
+            if ship.name in ("Prince George", "Victorious", "Royal Sovereign", "Eclipse"):
+                ship.log.sunk = True
+        return v
+
+    shown = _channel_view(sink_most)
+    assert is_beaten(build_picture(shown))
+    lines = FleetAdmiral("Britain", 1).orders(shown, "command")
+    flag = next(line for line in lines if line.startswith("1st Division:"))
+    assert "SIG TURN8 S" in flag
+    assert not any(" TS" in line or " TT" in line for line in lines)
+
+
+def test_BF6_CMD_32_a_division_dead_in_the_water_under_the_enemy_guns_strikes() -> None:
+    def disable_cruisers(v: SideView) -> SideView:
+        for ship in v.own:
+            if ship.name in ("Eclipse", "Talbot"):
+                ship.log.propulsion.destroyed = len(ship.log.propulsion.speeds)
+        return _with_enemy(v, "Bouvet", Pose(1000.0, 500.0, 90.0))
+
+    lines = FleetAdmiral("Britain", 1).orders(_channel_view(disable_cruisers), "command")
+    assert "Cruisers: SIG SURRENDER" in lines
+
+
+def test_BF6_CMD_16_a_damaged_ship_drops_out_of_the_line() -> None:
+    """Magnificent has lost two propulsion boxes, the ship astern none: she drops out, turning
+    to starboard, away from the enemy to the north, and the line holds its course this move."""
+
+    def slow_magnificent(v: SideView) -> SideView:
+        v.ship("Magnificent").log.propulsion.damaged = 2
+        return v
+
+    lines = FleetAdmiral("Britain", 1).orders(_channel_view(slow_magnificent), "command")
+    first = next(line for line in lines if line.startswith("1st Division:"))
+    assert 'DROP "Magnificent" S' in first
+    assert " TS" not in first and " TT" not in first
+
+
+def test_BF6_DC_02_damage_control_by_priority_within_the_dc_dice() -> None:
+    """Heavy flooding forward (BF6-REP-08) first, then −1 on the pending sink roll at 5 flooding
+    points (BF6-REP-11, BF6-SINK-01), counterfloods of the list and trim (BF6-CF-04), then
+    propulsion (BF6-PROP-04); six dice, one per damage event (BF6-DC-02/04)."""
+    log = ShipLog("Majestic", lookup_class("Majestic"), "Britain")
+    log.compartments[Compartment.FORWARD].level = FloodLevel.HEAVY
+    log.compartments[Compartment.PORT].level = FloodLevel.MODERATE
+    log.propulsion.damaged = 2
+    log.positions["A"].slashes = 1
+    plan = dc_plan(log)
+    assert format_declarations(plan) == (
+        "HVY:forward; SINK-1; CF:aft=heavy; CF:starboard amidships=moderate; P; P"
+    )
+    validate_declarations(log, plan)
+    log.dc_boxes[:3] = [Mark.DAMAGED] * 3  # three dice left
+    assert format_declarations(dc_plan(log)) == "HVY:forward; SINK-1; CF:aft=heavy"
+
+
+def test_BF6_CF_01_a_conning_tower_hit_is_recovered_before_any_counterflood() -> None:
+    """Command functions are barred while a CT hit stands, so the admiral recovers the conning
+    tower (BF6-CF-07) and writes no counterflood the rules would refuse."""
+    log = ShipLog("Majestic", lookup_class("Majestic"), "Britain")
+    log.compartments[Compartment.PORT].level = FloodLevel.HEAVY
+    log.compartments[Compartment.PORT].contained = True
+    log.ct_hits = 1
+    log.bridge_hits = 1
+    assert format_declarations(dc_plan(log)) == "RECOVER-CT; BR"
+
+
+# -- whole games -----------------------------------------------------------------------------
+
+
+def test_BF6_CMD_30_destroyers_run_in_and_launch_their_torpedoes() -> None:
+    """In the destroyer attack the flotilla signals "Torpedo Attack", closes, and launches at the
+    battleships; the battleships, which cannot hurt destroyers with normal-depth torpedoes
+    (BF6-TORP-07), launch none at them."""
+    game = new_game("destroyer-attack", 2)
+    watched = spies(game)
+    play(game, dict(watched))
+    orders = [line for _, phase, lines in watched["Flotilla"].answers for line in lines]
+    assert any("SIG TORPEDO" in line for line in orders)
+    launches = [e for e in game.events if e.kind is EventKind.TORPEDO_LAUNCH]
+    firers = {game.state.logs[str(e.ship)].side for e in launches}
+    assert firers == {"Flotilla"}
+
+
+@pytest.mark.slow
+def test_ai_battles_range_errors_are_realistic_and_hit_rates_fall_with_range() -> None:
+    """Two fleet actions: every estimate compared with the range the umpire measured. The typical
+    error is a few per cent, and the share of hit zones falls from the 1st-2nd brackets to the
+    3rd-4th. Both games end with a result, and every line the admirals wrote was legal."""
+    errors: list[float] = []
+    near: list[bool] = []
+    far: list[bool] = []
+    for seed in (1, 2):
+        game = new_game("channel-1900", seed)
+        run_to(game, dict(spies(game)), 10**6, "")
+        assert game.state.result is not None
+        for e in game.events:
+            if e.kind not in (EventKind.SPLASH, EventKind.HIT_ZONE):
+                continue
+            true = float(e.data["leading_m"])
+            errors.append(float(e.data["estimate_m"]) / true - 1.0)
+            (near if true <= 5000.0 else far).append(e.kind is EventKind.HIT_ZONE)
+    assert len(errors) > 100
+    spread = statistics.median(abs(x) for x in errors)
+    assert 0.01 < spread < 0.12
+    assert len(near) > 20 and len(far) > 20
+    assert sum(near) / len(near) > 2 * sum(far) / len(far)
