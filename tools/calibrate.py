@@ -3,6 +3,7 @@
 Usage::
 
     python tools/calibrate.py [--runs 20] [--seed 1905] [--workers 2] [--json out.json]
+                              [--charts DIR]
                               [SCENARIO ...]
 
 Each run of each historical scenario is one battle played to its end by the AI admirals (the
@@ -86,17 +87,25 @@ class RunResult:
     lost: tuple[int, int]
     sunk: tuple[int, int]
     turns: int
+    #: Set when the engine or an admiral failed mid-game: the run is left out of the table and
+    #: counted in its ``errors`` column (the message is printed to stderr).
+    error: str | None = None
 
 
 def play_one(scenario: str, seed: int, index: int) -> RunResult:
     """Play run ``index`` of the sweep seeded ``seed`` to its end, AI against AI."""
     from battleline.ai.base import admiral_factory, play
     from battleline.engine import new_game
+    from battleline.errors import BattlelineError
     from battleline.rulesets.bf1900.ruleset import ship_fate
     from battleline.sim.runner import run_seed
 
     game = new_game(scenario, run_seed(seed, index))
-    play(game, factory=admiral_factory())
+    try:
+        play(game, factory=admiral_factory())
+    except BattlelineError as exc:
+        sides = (game.state.sides[0], game.state.sides[1])
+        return RunResult(index, None, sides, (0, 0), (0, 0), game.state.turn, f"{exc}")
     state = game.state
     a, b = state.sides
     lost = {a: 0, b: 0}
@@ -164,6 +173,7 @@ class Row:
     lost_ci: tuple[tuple[float, float], tuple[float, float]]
     sunk_mean: tuple[float, float]
     mean_turns: float
+    errors: int
     victor_ok: bool
     losses_ok: tuple[bool, bool]
 
@@ -174,8 +184,10 @@ class Row:
 
 
 def summarise(record: Record, results: Sequence[RunResult]) -> Row:
-    """Aggregate one scenario's runs against its record."""
+    """Aggregate one scenario's runs against its record (failed runs only counted)."""
     sides = results[0].sides
+    errors = sum(r.error is not None for r in results)
+    results = [r for r in results if r.error is None] or list(results)
     n = len(results)
     wins = sum(r.winner == record.victor for r in results)
     draws = sum(r.winner is None for r in results)
@@ -195,6 +207,7 @@ def summarise(record: Record, results: Sequence[RunResult]) -> Row:
         lost_ci=((stats[0][1], stats[0][2]), (stats[1][1], stats[1][2])),
         sunk_mean=(sunk[0], sunk[1]),
         mean_turns=sum(r.turns for r in results) / n,
+        errors=errors,
         victor_ok=wins / n > 0.5,
         losses_ok=(
             within_factor_two(means[0], record.lost[0]),
@@ -208,8 +221,8 @@ def markdown(rows: Sequence[Row]) -> str:
     head = (
         "| scenario | runs | historical victor | record lost | victor rate (95 % CI) | draws "
         "| mean lost, side 1 (95 % CI) | mean lost, side 2 (95 % CI) | of which sunk "
-        "| mean turns | target |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|\n"
+        "| mean turns | failed runs | target |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     )
     lines = []
     for r in rows:
@@ -223,23 +236,44 @@ def markdown(rows: Sequence[Row]) -> str:
             f"| {a} {r.lost_mean[0]:.2f} ({r.lost_ci[0][0]:.2f}–{r.lost_ci[0][1]:.2f}) "
             f"| {b} {r.lost_mean[1]:.2f} ({r.lost_ci[1][0]:.2f}–{r.lost_ci[1][1]:.2f}) "
             f"| {r.sunk_mean[0]:.2f} / {r.sunk_mean[1]:.2f} "
-            f"| {r.mean_turns:.1f} | {ok} |"
+            f"| {r.mean_turns:.1f} | {r.errors} | {ok} |"
         )
     return head + "\n".join(lines) + "\n"
+
+
+def use_charts(path: str | None) -> None:
+    """Play with the chart files in ``path`` instead of the packaged ones (for trying a
+    calibration change before it is written into ``data/charts``; ``None`` keeps the packaged
+    charts). Patches the ruleset's one chart accessor in this process."""
+    if path is None:
+        return
+    from battleline.rulesets.bf1900 import ruleset
+    from battleline.rulesets.bf1900.charts import load_charts
+
+    charts = load_charts(path)
+    ruleset._charts = lambda: charts  # type: ignore[assignment]
 
 
 def _job(args: tuple[str, int, int]) -> RunResult:
     return play_one(*args)
 
 
-def calibrate(scenarios: Sequence[str], runs: int, seed: int, workers: int) -> list[Row]:
+def calibrate(
+    scenarios: Sequence[str], runs: int, seed: int, workers: int, charts: str | None = None
+) -> list[Row]:
     """Play ``runs`` battles of each scenario (in ``workers`` processes) and summarise them."""
     jobs = [(s, seed, i) for s in scenarios for i in range(runs)]
     if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with ProcessPoolExecutor(
+            max_workers=workers, initializer=use_charts, initargs=(charts,)
+        ) as pool:
             results = list(pool.map(_job, jobs, chunksize=1))
     else:
+        use_charts(charts)
         results = [_job(j) for j in jobs]
+    for r in results:
+        if r.error is not None:
+            print(f"run {r.index} failed at turn {r.turns}: {r.error}", file=sys.stderr)
     rows = []
     for k, name in enumerate(scenarios):
         rows.append(summarise(HISTORY[name], results[k * runs : (k + 1) * runs]))
@@ -254,6 +288,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1905, help="the sweep seed")
     p.add_argument("--workers", type=int, default=2, help="worker processes")
     p.add_argument("--json", default=None, help="also write the rows as JSON here")
+    p.add_argument(
+        "--charts", default=None, help="a directory of chart files to try instead of the packaged"
+    )
     args = p.parse_args(argv)
     unknown = [s for s in args.scenarios if s not in HISTORY]
     if unknown:
@@ -261,11 +298,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.runs < 1:
         p.error("--runs must be at least 1")
     start = time.monotonic()
-    rows = calibrate(args.scenarios, args.runs, args.seed, args.workers)
+    rows = calibrate(args.scenarios, args.runs, args.seed, args.workers, args.charts)
     sys.stdout.write(markdown(rows))
     sys.stdout.write(
         f"\n{args.runs} runs per scenario, seed {args.seed}, "
-        f"{time.monotonic() - start:.0f} s with {args.workers} worker(s)\n"
+        f"{time.monotonic() - start:.0f} s with {args.workers} worker(s)"
+        f"{'' if args.charts is None else ', charts from ' + args.charts}\n"
     )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:

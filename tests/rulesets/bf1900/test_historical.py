@@ -144,13 +144,15 @@ def test_calibration_loss_target_is_a_factor_of_two() -> None:
 
 
 def test_calibration_summary_counts_victor_rate_and_interval() -> None:
-    """A tally of three runs: the victor rate, the draw rate and the mean-loss interval."""
+    """A tally of three runs and a failed one: the victor rate, the draw rate and the mean-loss
+    interval count only the runs that finished; the failure is counted apart."""
     cal = _calibrate()
     sides = ("China", "Japan")
     runs = [
         cal.RunResult(0, "Japan", sides, (4, 0), (4, 0), 40),
         cal.RunResult(1, "Japan", sides, (6, 1), (5, 1), 40),
         cal.RunResult(2, None, sides, (5, 2), (5, 2), 40),
+        cal.RunResult(3, None, sides, (0, 0), (0, 0), 7, error="engine failed"),
     ]
     row = cal.summarise(cal.HISTORY["yalu-1894"], runs)
     assert row.victor_rate == pytest.approx(2 / 3)
@@ -158,6 +160,7 @@ def test_calibration_summary_counts_victor_rate_and_interval() -> None:
     assert row.lost_mean == (5.0, 1.0)
     lo, hi = row.lost_ci[0]
     assert lo == pytest.approx(5.0 - 1.959963984540054 / math.sqrt(3)) and hi > 5.0
+    assert row.runs == 3 and row.errors == 1
     assert row.victor_ok and row.losses_ok == (True, False) and not row.meets_target
     assert "| yalu-1894 | 3 | Japan |" in cal.markdown([row])
 
