@@ -172,18 +172,28 @@ def _arm_x(index: int) -> float:
     return LEFT_X + sum(w for _, w in _ARM_COLS[:index])
 
 
-def _where(m: Mounting) -> tuple[str, str]:
+def _where(m: Mounting) -> list[str]:
+    """The "Where" cell: a position and its compartment, or a beam pattern with its sides.
+
+    Beam-pattern gun boxes alternate port, starboard, port, ... (``arcs.battery_layout``), half
+    the guns a side and any odd gun to starboard.
+    """
     if m.is_lettered:
         comp = _COMPARTMENT_TITLE[m.compartment].lower() if m.compartment else ""
-        return str(m.position), comp
-    side = f"{m.guns_per_side} a side" if m.beam_pattern else "all round"
-    return f"pattern {m.beam_pattern}", side
+        return [str(m.position), comp]
+    port = m.guns // 2
+    starboard = m.guns - port
+    sides = f"{port} a side" if port == starboard else f"{port} P, {starboard} S"
+    lines = [f"pattern {m.beam_pattern}", sides]
+    if port:
+        lines.append("odd P, even S" + (", last S" if starboard > port else ""))
+    return lines
 
 
 def _mounting_height(m: Mounting) -> float:
     if m.is_lettered:
         return 20.0
-    return max(20.0, boxes_height(m.guns, _GUNS_PER_ROW, BOX, GAP) + 6)
+    return max(28.0, boxes_height(m.guns, _GUNS_PER_ROW, BOX, GAP) + 6)
 
 
 def _position_box(page: Page, log: ShipLog, m: Mounting, x: float, top: float) -> None:
@@ -228,9 +238,17 @@ def _armament(page: Page, log: ShipLog, top: float) -> float:
         for b, pen in enumerate(m.penetration):
             text = "-" if pen is None else str(pen)
             page.text(pen_x + 8 + b * 17, top + 9, text, size=8.5, align="centre")
-        where, more = _where(m)
+        where, *more = _where(m)
         page.text(_arm_x(4) + 3, top + 9, where, size=8, width=_ARM_COLS[4][1] - 5)
-        page.text(_arm_x(4) + 3, top + 17, more, size=6.5, colour=GREY, width=_ARM_COLS[4][1] - 5)
+        for i, line in enumerate(more):
+            page.text(
+                _arm_x(4) + 3,
+                top + 17 + 8 * i,
+                line,
+                size=6.5,
+                colour=GREY,
+                width=_ARM_COLS[4][1] - 5,
+            )
         if m.is_lettered:
             _position_box(page, log, m, _arm_x(5) + 3, top + 3)
         else:
@@ -254,6 +272,24 @@ def _armament(page: Page, log: ShipLog, top: float) -> float:
             width=0.3,
         )
     return top + 6
+
+
+_KEY = (
+    "Mark a box / when damaged (repairable) and X when destroyed; destroyed boxes are never "
+    "repaired.",
+    "A lettered position takes a / for each damaging hit and an X when destroyed.",
+    "Beam-pattern guns are crossed out from the highest number down (BF6-PAT-01).",
+    "AP penetration by range bracket; '-' means the gun cannot reach that bracket.",
+)
+
+
+def _key(page: Page, top: float) -> None:
+    """How to mark the sheet, under the armament when there is room."""
+    if top + 12 * len(_KEY) + 16 > PAGE_H - MARGIN - 4:
+        return
+    top += page.heading(LEFT_X, top, "Key", LEFT_W)
+    for i, line in enumerate(_KEY):
+        page.text(LEFT_X, top + 8 + 11 * i, line, size=7, font=ITALIC, colour=GREY, width=LEFT_W)
 
 
 # -- right half: the damage boxes ---------------------------------------------------------
@@ -432,7 +468,8 @@ def draw_ship_log(canvas: Canvas, log: ShipLog, scale: Scale) -> None:
     page.line(MARGIN, MARGIN + 24, PAGE_W - MARGIN, MARGIN + 24, width=1.2)
     top = MARGIN + 32
     left = _details(page, log, scale, top)
-    _armament(page, log, left)
+    left = _armament(page, log, left)
+    _key(page, left)
     right = _propulsion(page, log, scale, top)
     right = _damage_control(page, log, right)
     right = _flooding(page, log, right)
