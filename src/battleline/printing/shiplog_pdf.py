@@ -138,7 +138,7 @@ def _details(page: Page, log: ShipLog, scale: Scale, top: float) -> float:
         note = (
             "always (no armoured deck)"
             if not c.armoured_deck
-            else "tick when the crews go up; they stay until stood down"
+            else "tick when deployed; undeployed, one hit takes at most 1 boat gun"
         )
         page.text(LEFT_X + 112, top + 6, note, size=7, font=ITALIC, colour=GREY)
         top += 14
