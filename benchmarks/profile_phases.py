@@ -81,9 +81,7 @@ def main() -> None:
             if name == func and file.endswith(suffix)
         )
         if cum:
-            print(
-                f"{label:34s} {cum:9.2f} {100 * cum / total:6.1f}% {1000 * cum / turns:8.1f}ms"
-            )
+            print(f"{label:34s} {cum:9.2f} {100 * cum / total:6.1f}% {1000 * cum / turns:8.1f}ms")
 
     by_module: dict[str, float] = defaultdict(float)
     for (file, _, _), (_, _, tt, _, _) in raw.items():

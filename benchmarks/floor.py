@@ -1,0 +1,154 @@
+"""The floor: the same battle's dice and geometry done in bulk numpy, and the engine's ratio to it.
+
+One battle is played with the engine (AI against AI) and recorded: every ship's pose after each
+Movement Phase, which ships were still afloat, and how many dice each turn rolled. Then the raw
+work of that battle is redone in bulk numpy, with no rules and no Python loop over ships:
+
+* movement: every base's four corners at the engine's collision sub-steps (one step per third of
+  the narrowest beam along the longest track), and a bounding-circle overlap test between every
+  pair of bases at every sub-step;
+* gunnery geometry: every pair's funnel-to-funnel range and relative bearing, each mounting's
+  arcs tested against it, and every sight line tested against every third ship's base;
+* dice: the same number of uniform draws mapped to die faces.
+
+The ratio engine ÷ floor says how much of the engine's time is the game's irreducible arithmetic
+and how much is Python doing it one ship, one gun, one die at a time.
+
+Usage::
+
+    .venv/bin/python benchmarks/floor.py [SCENARIO] [--seed S] [--repeat R]
+
+This prints figures; it is not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from battleline.ai.base import play
+from battleline.engine import Game, new_game
+from battleline.engine.events import Event, EventKind
+from battleline.rulesets.bf1900.arcs import mounting_arcs
+from battleline.rulesets.bf1900.ruleset import scale_of
+from battleline.rulesets.bf1900.table import FUNNEL_FRACTION
+from battleline.sim.runner import play_battle, run_seed
+
+
+def record(scenario: str, seed: int) -> dict[str, Any]:
+    """Play one battle and keep what the floor needs."""
+    game: Game = new_game(scenario, run_seed(seed, 0))
+    names = list(game.state.logs)
+    poses: list[np.ndarray] = []
+    alive: list[np.ndarray] = []
+    last_turn = 0
+
+    def snap(_: list[Event]) -> None:
+        nonlocal last_turn
+        st = game.state
+        if st.turn != last_turn:
+            last_turn = st.turn
+            poses.append(np.array([[p.x, p.y, p.heading] for p in st.poses.values()]))
+            alive.append(np.array([not st.logs[n].sunk for n in names]))
+
+    play(game, on_events=snap)
+    dice = np.bincount(
+        [e.turn for e in game.events if e.kind is EventKind.ROLL], minlength=last_turn + 1
+    )
+    scale = scale_of(game.state)
+    sizes = np.array([scale.base_size_m(game.state.logs[n].cls) for n in names])
+    arcs = [[a for m in game.state.logs[n].cls.mountings for a in mounting_arcs(m)] for n in names]
+    width = max(len(a) for a in arcs)
+    arc_array = np.full((len(names), width, 2), np.nan)
+    for i, row in enumerate(arcs):
+        arc_array[i, : len(row)] = row
+    return {
+        "poses": np.stack(poses),  # (T, N, 3)
+        "alive": np.stack(alive),  # (T, N)
+        "dice": int(dice.sum()),
+        "sizes": sizes,  # (N, 2)
+        "arcs": arc_array,  # (N, M, 2)
+        "speed_m": float(np.nanmax(np.hypot(*np.diff(np.stack(poses)[:, :, :2], axis=0).T)))
+        if len(poses) > 1
+        else 0.0,
+    }
+
+
+def floor(rec: dict[str, Any], rng: np.random.Generator) -> float:
+    """Redo the battle's dice and geometry in bulk; returns a checksum (so nothing is skipped)."""
+    poses, alive, sizes, arcs = rec["poses"], rec["alive"], rec["sizes"], rec["arcs"]
+    length, width = sizes[:, 0], sizes[:, 1]
+    # movement: corners at every sub-step, pairwise bounding-circle overlap
+    steps = max(1, math.ceil(rec["speed_m"] / max(float(width.min()) / 3.0, 1.0)))
+    f = np.linspace(0.0, 1.0, steps + 1)[1:, None, None, None]  # (S, 1, 1, 1)
+    start, end = poses[:-1, None], poses[1:, None]  # (T-1, 1, N, 3)
+    at = start + (end - start) * f.transpose(1, 0, 2, 3)  # (T-1, S, N, 3)
+    rad = np.radians(at[..., 2])
+    ax, ay = np.sin(rad), np.cos(rad)
+    corners = np.stack(
+        [
+            at[..., 0] + fa * length / 2 * ax + fs * width / 2 * ay
+            for fa, fs in ((1, 1), (1, -1), (-1, -1), (-1, 1))
+        ],
+        axis=-1,
+    )
+    d = np.hypot(
+        at[..., None, :, 0] - at[..., :, None, 0], at[..., None, :, 1] - at[..., :, None, 1]
+    )
+    reach = np.hypot(length, width) / 2
+    overlaps = (d < reach[None, :] + reach[:, None]).sum()
+    # gunnery: funnels, ranges, relative bearings, arcs, sight lines
+    h = np.radians(poses[..., 2])
+    fx = poses[..., 0] + FUNNEL_FRACTION * length * np.sin(h)
+    fy = poses[..., 1] + FUNNEL_FRACTION * length * np.cos(h)
+    dx = fx[:, None, :] - poses[:, :, None, 0]
+    dy = fy[:, None, :] - poses[:, :, None, 1]
+    rng_m = np.hypot(fx[:, None, :] - fx[:, :, None], fy[:, None, :] - fy[:, :, None])
+    theta = (np.degrees(np.arctan2(dx, dy)) - poses[:, :, None, 2]) % 360.0  # (T, N, N)
+    lo, hi = arcs[None, :, None, :, 0], arcs[None, :, None, :, 1]
+    span = (hi - lo) % 360.0
+    bears = ((theta[..., None] - lo) % 360.0 <= span).sum()  # (T, N, N, M)
+    # sight line a→b against third ship c: distance from c to the segment
+    ax_, ay_ = fx[:, :, None, None], fy[:, :, None, None]
+    bx_, by_ = fx[:, None, :, None], fy[:, None, :, None]
+    cx, cy = poses[:, None, None, :, 0], poses[:, None, None, :, 1]
+    vx, vy = bx_ - ax_, by_ - ay_
+    t = np.clip(((cx - ax_) * vx + (cy - ay_) * vy) / np.maximum(vx * vx + vy * vy, 1e-9), 0, 1)
+    gap = np.hypot(ax_ + t * vx - cx, ay_ + t * vy - cy)
+    blocked = ((gap < reach) & alive[:, None, None, :]).sum()
+    # dice
+    faces = 1 + (rng.random(rec["dice"]) * 6).astype(np.int64)
+    return float(overlaps + bears + blocked + faces.sum() + corners[..., 0].sum() + rng_m.sum())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("scenario", nargs="?", default="tsushima-1905")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args()
+
+    play_battle(args.scenario, args.seed, 10_000)  # warm-up
+    cpu0 = time.process_time()
+    played = play_battle(args.scenario, args.seed, 0)
+    engine = time.process_time() - cpu0
+    rec = record(args.scenario, args.seed)
+    n = rec["poses"].shape[1]
+    rng = np.random.default_rng(0)
+    floor(rec, rng)  # warm-up
+    cpu0 = time.process_time()
+    for _ in range(args.repeat):
+        floor(rec, rng)
+    bulk = (time.process_time() - cpu0) / args.repeat
+    print(f"{args.scenario}: {n} ships, {played.turns} turns, {rec['dice']} dice")
+    print(f"engine (AI against AI, one battle): {engine:9.4f} s CPU")
+    print(f"floor (bulk numpy, same battle):    {bulk:9.4f} s CPU")
+    print(f"ratio engine / floor:               {engine / bulk:9.0f} x")
+
+
+if __name__ == "__main__":
+    main()
