@@ -229,6 +229,8 @@ def test_sides_must_match_ships_and_the_session_file_must_exist(tmp_path: Path) 
     assert "3 --ship but 2 --side" in line
     line = _one_error_line(["tabletop", "damage", str(tmp_path / "nope.json")])
     assert "no such session file" in line
+    line = _one_error_line(["tabletop", "new", str(tmp_path / "no" / "g.json"), *SHIPS])
+    assert "cannot write" in line
 
 
 def test_the_console_command_exits_2_too(tmp_path: Path) -> None:

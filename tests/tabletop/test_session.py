@@ -133,6 +133,8 @@ def test_new_session_errors() -> None:
         TabletopSession.new([("Mikasa", None, None), ("mikasa", "Fuji", None)])
     with pytest.raises(ScenarioError, match="at least one ship"):
         TabletopSession.new([])
+    with pytest.raises(ScenarioError, match="--seed must be 0 or more"):
+        TabletopSession.new([("Mikasa", None, None)], seed=-1)
 
 
 def test_a_malformed_chart_file_fails_at_once(tmp_path: Path) -> None:
@@ -180,6 +182,15 @@ def test_a_bad_session_file_is_a_clear_error(tmp_path: Path, content: str, says:
     with pytest.raises(SessionFileError, match=r"game\.json") as err:
         TabletopSession.load(path)
     assert says in str(err.value)
+
+
+def test_a_negative_seed_in_the_file_is_refused(tmp_path: Path) -> None:
+    data = _session().to_dict()
+    data["seed"] = -3
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SessionFileError, match="seed and draws 0 or more"):
+        TabletopSession.load(path)
 
 
 def test_a_session_file_with_a_broken_log_names_the_ship(tmp_path: Path) -> None:

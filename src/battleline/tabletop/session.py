@@ -146,6 +146,8 @@ class TabletopSession:
             entry = ShipEntry(name, ship_class.name, side or ship_class.navy)
             entries[name] = entry
             logs[name] = ShipLog(name, ship_class, entry.side)
+        if seed is not None and seed < 0:
+            raise ScenarioError(f"--seed must be 0 or more, not {seed}")
         if seed is None:
             entropy = np.random.SeedSequence().entropy
             seed = int(entropy if isinstance(entropy, int) else 0) % 2**63
@@ -342,15 +344,18 @@ class TabletopSession:
             if isinstance(exc, BattlelineError):
                 raise
             raise fail("(file)", f"malformed: {exc}") from None
-        if session.turn < 1 or session.draws < 0:
-            raise fail("turn", "the turn must be 1 or more and the draws 0 or more")
+        if session.turn < 1 or session.draws < 0 or session.seed < 0:
+            raise fail("turn", "the turn must be 1 or more, the seed and draws 0 or more")
         return session
 
     def save(self, path: str | Path) -> None:
         """Write the session as JSON, atomically: a crash never leaves half a file."""
         target = Path(path)
         text = json.dumps(self.to_dict(), ensure_ascii=False, indent=1) + "\n"
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        except OSError as exc:
+            raise SessionFileError(f"{target}: cannot write: {exc.strerror}") from None
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(text)

@@ -372,7 +372,7 @@ class ShipLog:
             value = data[f.name]
             try:
                 setattr(log, f.name, _restore(f.name, value, UnevenEffect))
-            except (KeyError, TypeError, ValueError) as exc:
+            except (AttributeError, KeyError, TypeError, ValueError) as exc:
                 raise ValueError(f"log field {f.name!r}: {exc}") from exc
         return log
 
