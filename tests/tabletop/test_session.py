@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battleline.engine.dice import SeededDice
@@ -250,6 +250,19 @@ def test_same_seed_same_game_even_when_saved_between_turns(tmp_path: Path) -> No
     for reports in turns:
         other.damage_phase(reports, {})
     assert other.to_dict()["logs"] != straight.to_dict()["logs"] or other.draws != straight.draws
+
+
+@settings(max_examples=10)
+@given(seed=st.integers(0, 2**63 - 1))
+def test_same_seed_same_events_property(seed: int) -> None:
+    """Any seed: a session reloaded from its JSON between turns narrates the same events."""
+    a, b = _session(seed), _session(seed)
+    for reports in (parse_hits(HITS), []):
+        events_a = a.damage_phase(reports, {}).events
+        b = TabletopSession.from_dict(json.loads(json.dumps(b.to_dict())))
+        events_b = b.damage_phase(reports, {}).events
+        assert [e.text for e in events_a] == [e.text for e in events_b]
+    assert a.to_dict() == b.to_dict()
 
 
 def test_BF6_TORP_07_a_normal_torpedo_runs_under_a_small_ship_no_dice() -> None:
