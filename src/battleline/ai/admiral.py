@@ -52,6 +52,8 @@ from battleline.rulesets.bf1900.movement import turn_radius_m
 #: Event data an admiral may read from its own shots: where the marker lies, whose, at whom.
 #: (The measured ranges the umpire also records are never read.)
 SHOT_KINDS = (EventKind.SPLASH, EventKind.HIT_ZONE)
+#: The shortest run a division's next move is planned for, metres.
+MIN_LOOKAHEAD_M = 400.0
 
 
 class FleetAdmiral:
@@ -165,16 +167,18 @@ class FleetAdmiral:
                     attacking = True
                 else:
                     heading = away_heading(here, threat)
-            else:
-                heading, _ = line_heading(picture, lead, big or everyone)
             run = self.last_moves.get(lead, picture.scale.knots_to_m_per_turn(here_log.speed_knots))
+            if threat is not None and heading is None and not beaten and not flotilla:
+                heading, _ = line_heading(picture, lead, big or everyone, run)
             radius = turn_radius_m(here_log, picture.scale)
+            # A ship stopped last turn gathers way again (at least its lowest box, BF6-MOV-03).
+            ahead = max(run, MIN_LOOKAHEAD_M)
             if heading is not None:
                 obstacles = self._obstacles(picture, alive, planned)
-                heading = steer_clear(picture, alive, heading, run, obstacles, radius)
+                heading = steer_clear(picture, alive, heading, ahead, obstacles, radius)
             course = here.heading if heading is None else heading
             planned.update(
-                {s: predicted_track(picture.poses[s], course, run, radius) for s in alive}
+                {s: predicted_track(picture.poses[s], course, ahead, radius) for s in alive}
             )
             # After a collision inside the line, hold course so the ships draw apart along
             # their wake; after one with any other ship, turn together, each ship for itself,

@@ -130,7 +130,9 @@ def _nearest_side_heading(current: float, options: Sequence[float]) -> float:
     return min(options, key=lambda h: (abs(signed_angle(h - current)), h))
 
 
-def line_heading(picture: Picture, lead: str, enemies: Sequence[str]) -> tuple[float, str]:
+def line_heading(
+    picture: Picture, lead: str, enemies: Sequence[str], run_m: float = 0.0
+) -> tuple[float, str]:
     """A battle line's heading and why: "close", "broadside", "cross the T" or "open".
 
     The wanted range is ``ENGAGE_FRACTION`` brackets, and at least the enemy big ships' torpedo
@@ -147,11 +149,14 @@ def line_heading(picture: Picture, lead: str, enemies: Sequence[str]) -> tuple[f
     )
     to_enemy = bearing(here.x, here.y, *target)
     broadsides = (norm360(to_enemy + 90.0), norm360(to_enemy - 90.0))
-    if dist > wanted * (1.0 + RANGE_BAND):
+    # The band is at least about half a move deep either side, so a fast ship does not zig-zag
+    # across it from one turn to the next.
+    band = max(wanted * RANGE_BAND, 0.5 * run_m)
+    if dist > wanted + band:
         # Close obliquely, guns bearing, on the side already turned towards.
         options = (norm360(to_enemy + 40.0), norm360(to_enemy - 40.0))
         return _nearest_side_heading(here.heading, options), "close"
-    if dist < wanted * (1.0 - RANGE_BAND):
+    if dist < wanted - band:
         options = (norm360(to_enemy + 140.0), norm360(to_enemy - 140.0))
         return _nearest_side_heading(here.heading, options), "open"
     # A parallel course for a running fight, or, when the enemy comes on bow first, whichever
