@@ -25,6 +25,7 @@ from battleline.printing.gunnery_log_pdf import (
     write_gunnery_logs,
 )
 from battleline.printing.shiplog_pdf import speed_line, write_ship_logs
+from battleline.rulesets.bf1900.arcs import battery_layout
 from battleline.rulesets.bf1900.charts import load_charts
 from battleline.rulesets.bf1900.scales import get_scale
 from battleline.rulesets.bf1900.scenario import get_scenario
@@ -237,3 +238,21 @@ def test_cli_print_ships_scenario_charts_and_errors(tmp_path: Path) -> None:
     bad = runner.invoke(app, ["print", "ships", str(tmp_path / "x.pdf"), "--ship", "Fooo"])
     assert bad.exit_code == 2 and "unknown ship 'Fooo'" in bad.output
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_beam_pattern_boxes_say_which_side_each_gun_is_on(tmp_path: Path) -> None:
+    """Gun boxes alternate port and starboard (arcs.battery_layout); an odd gun goes starboard."""
+    mikasa = class_of_ship("Mikasa")
+    sec = mikasa.mounting("sec")
+    odd = dataclasses.replace(sec, guns=7)
+    cls = dataclasses.replace(
+        mikasa, mountings=tuple(odd if m.key == "sec" else m for m in mikasa.mountings)
+    )
+    layout = [g.side for g in battery_layout(odd)]
+    assert layout == ["port", "starboard"] * 3 + ["starboard"]
+    text = pages(write_ship_logs(tmp_path / "odd.pdf", [ShipLog("Odd", cls)], SMALL))[0]
+    assert "3 P, 4 S" in text and "odd P, even S" in text
+    assert (
+        f"{sec.guns // 2} a side"
+        in pages(write_ship_logs(tmp_path / "m.pdf", [log("Mikasa")], SMALL))[0]
+    )

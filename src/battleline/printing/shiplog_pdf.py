@@ -176,7 +176,7 @@ def _where(m: Mounting) -> list[str]:
     """The "Where" cell: a position and its compartment, or a beam pattern with its sides.
 
     Beam-pattern gun boxes alternate port, starboard, port, ... (``arcs.battery_layout``), half
-    the guns a side and any odd gun to starboard.
+    the guns a side and any odd gun (the last box) to starboard.
     """
     if m.is_lettered:
         comp = _COMPARTMENT_TITLE[m.compartment].lower() if m.compartment else ""
@@ -186,7 +186,7 @@ def _where(m: Mounting) -> list[str]:
     sides = f"{port} a side" if port == starboard else f"{port} P, {starboard} S"
     lines = [f"pattern {m.beam_pattern}", sides]
     if port:
-        lines.append("odd P, even S" + (", last S" if starboard > port else ""))
+        lines.append("odd P, even S")
     return lines
 
 
