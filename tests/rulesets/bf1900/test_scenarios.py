@@ -243,6 +243,9 @@ def test_BF6_CMD_02_divisional_orders_are_addressed_to_the_sides_own_divisions()
         game.submit("Britain", ["1st Division: STOP TS90S"])
     with pytest.raises(OrderSyntaxError, match="<division>: <orders>"):
         game.submit("Britain", ["TS90S"])
+    # Speeds are checked against every ship's top undamaged box on submission (BF6-MOV-01).
+    with pytest.raises(IllegalOrderError, match="BF6-MOV-01"):
+        game.submit("Britain", ["1st Division: SPD40"])
     game.submit("Britain", ["1st Division: TT90S"])
     game.submit("France", [])
     # The Movement Phase carried the simultaneous turn out (BF6-CMD-08): every ship turned.

@@ -234,6 +234,16 @@ def parse_command(
         out[name] = out.get(name, ()) + notation.parse_orders(rest)
     for name, orders in out.items():
         command.validate_orders(state.divisions[name], orders)
+        # A dry run of the move catches speeds no ship of the division can make now
+        # (BF6-MOV-01/03/06), so they are refused on submission rather than at movement.
+        command.plan_division_move(
+            state.divisions[name],
+            [o for o in orders if o.movement],
+            state.poses,
+            state.logs,
+            scale_of(state),
+            state.moved_last_m,
+        )
         surrender = [
             o
             for o in orders
