@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from battleline.engine.dice import Dice
@@ -32,6 +33,7 @@ CODE_NAMES = frozenset(
 #: Chains of chart rolls deeper than this mean a chart that feeds itself forever.
 MAX_DEPTH = 25
 
+_NO_EFFECTS: Mapping[str, Any] = MappingProxyType({})
 _CANONICAL = {name.upper(): name for name in CODE_NAMES}
 _CODE_RE = re.compile(r"^(\d*)([A-Za-z]+|-)$")
 
@@ -57,7 +59,10 @@ class DamageContext:
     """What a code needs besides the ship: charts, dice, events and where the hit came from.
 
     ``aspect`` is the embattled side (``None`` for an explosion); ``weapon_size`` the shell or
-    torpedo size for a plain ``FL``; ``cause`` one of :data:`CAUSES`.
+    torpedo size for a plain ``FL``; ``cause`` one of :data:`CAUSES`. ``die`` is the edition's
+    die for every chart and location roll (6; 12 in the 1D12 edition, DIFF-01) and ``effects``
+    lets an edition replace what some codes do (the 1D12 ``S``, DIFF-10); both carry down to
+    deeper rolls.
     """
 
     charts: DamageCharts
@@ -67,6 +72,8 @@ class DamageContext:
     weapon_size: float | None
     cause: str = "shell"
     depth: int = 0
+    die: int = 6
+    effects: Mapping[str, CodeEffect] = dataclasses.field(default_factory=lambda: _NO_EFFECTS)
 
     def __post_init__(self) -> None:
         if self.cause not in CAUSES:
@@ -78,6 +85,8 @@ class DamageContext:
 
 
 ApplyCodes = Callable[[ShipLog, Sequence[str], DamageContext], None]
+#: An edition's own effect for one code (see ``DamageContext.effects``).
+CodeEffect = Callable[[ShipLog, "Code", DamageContext], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +164,10 @@ def _lacks(log: ShipLog, ctx: DamageContext, code: str, feature: str) -> None:
 
 def _apply_one(log: ShipLog, code: Code, ctx: DamageContext) -> None:
     name = code.name
+    edition = ctx.effects.get(name)
+    if edition is not None:
+        edition(log, code, ctx)
+        return
     handler = _HANDLERS.get(name)
     if handler is not None:
         handler(log, ctx)
@@ -241,11 +254,11 @@ def _propulsion(log: ShipLog, ctx: DamageContext, *, destroy: bool) -> None:
 def _main(log: ShipLog, ctx: DamageContext, *, destroy: bool) -> None:
     """M / Mx: locate, mark, then the Main/TT critical check (BF6-MAIN-01..03)."""
     label = "Mx" if destroy else "M"
-    mount = locate_main_hit(log, ctx.dice, ctx.aspect)
+    mount = locate_main_hit(log, ctx.dice, ctx.aspect, die=ctx.die)
     if mount is None:
         # Main guns in a beam pattern (central-battery ships): one undamaged gun, then the check.
         if any(not m.is_lettered for m in log.cls.mountings_of(GunClass.MAIN)):
-            battery = locate_gun_hit(log, GunClass.MAIN, ctx.dice)
+            battery = locate_gun_hit(log, GunClass.MAIN, ctx.dice, die=ctx.die)
             if battery is not None:
                 _gun(log, ctx, GunClass.MAIN, label, destroy=destroy, mount=battery)
                 _critical_check(log, ctx, f"main {battery.key}")
@@ -278,7 +291,7 @@ def _main(log: ShipLog, ctx: DamageContext, *, destroy: bool) -> None:
 
 
 def _critical_check(log: ShipLog, ctx: DamageContext, what: str) -> None:
-    roll = ctx.dice.d6(f"Main/TT critical check ({what})", ship=log.name)
+    roll = ctx.dice.roll(ctx.die, f"Main/TT critical check ({what})", ship=log.name)
     codes = list(ctx.charts.critical("main_tt", roll))
     ctx.events.emit(
         EventKind.CRITICAL,
@@ -303,7 +316,7 @@ def _gun(
     """S/Sx, T/Tx, B: one gun or position at random over the whole ship (BF6-SEC-01/02,
     BF6-LET-01/02, BF6-PAT-01). ``mount`` skips the location roll when already chosen."""
     if mount is None:
-        mount = locate_gun_hit(log, gun_class, ctx.dice)
+        mount = locate_gun_hit(log, gun_class, ctx.dice, die=ctx.die)
     if mount is None:
         _lacks(log, ctx, label, f"undamaged {gun_class.value} gun")
         return
@@ -339,7 +352,7 @@ def _torpedo_tube(log: ShipLog, ctx: DamageContext) -> None:
     if not mounts:
         _lacks(log, ctx, "TT", "loaded torpedo tube")
         return
-    mount = choose(ctx.dice, mounts, "torpedo tube hit location", log.name)
+    mount = choose(ctx.dice, mounts, "torpedo tube hit location", log.name, die=ctx.die)
     log.torpedoes_left[mount.key] -= 1
     _note(log, ctx, f"TT: torpedo mount {mount.key} loses a tube", mount=mount.key)
     _critical_check(log, ctx, f"torpedo mount {mount.key}")
@@ -401,12 +414,12 @@ _CHART_LINE = {"EX": "explosion", "EH": "elec_hydr", "SC": "steering"}
 def _chart_roll(log: ShipLog, ctx: DamageContext, code: str) -> None:
     """EX, EH, SC: a roll on that Critical Effects line; MISC: the Miscellaneous Damage chart."""
     if code == "MISC":
-        roll = ctx.dice.d6("miscellaneous damage", ship=log.name)
+        roll = ctx.dice.roll(ctx.die, "miscellaneous damage", ship=log.name)
         codes = list(ctx.charts.misc_damage(roll))
         title, deeper = "Misc damage", ctx.deeper("misc", ctx.aspect)
     else:
         line = _CHART_LINE[code]
-        roll = ctx.dice.d6(f"critical effects ({line})", ship=log.name)
+        roll = ctx.dice.roll(ctx.die, f"critical effects ({line})", ship=log.name)
         codes = list(ctx.charts.critical(line, roll))
         title = line.replace("_", "/").title()
         # Explosion flooding lands in any compartment (BF6-FLD-01): no aspect.

@@ -80,7 +80,7 @@ def resolve_flood_hit(
     else:
         col = column_name(column)
         label = f"{col[:-1]}FL"
-    roll = ctx.dice.d6(f"flooding occurrence ({col})", ship=log.name)
+    roll = ctx.dice.roll(ctx.die, f"flooding occurrence ({col})", ship=log.name)
     level = charts.flood_occurrence(col, roll)
     if level is FloodLevel.NONE:
         ctx.events.emit(
@@ -94,7 +94,7 @@ def resolve_flood_hit(
         )
         return level
     if compartment is None:
-        compartment = flood_compartment(ctx.dice, ctx.aspect, log.name)
+        compartment = flood_compartment(ctx.dice, ctx.aspect, log.name, die=ctx.die)
     ctx.events.emit(
         EventKind.FLOODING,
         f"{log.name}: {label} ({col} column) rolls {roll} → {level.name.title()} flooding in "
@@ -107,7 +107,7 @@ def resolve_flood_hit(
         cause=ctx.cause,
     )
     raise_flooding(log, compartment, level, ctx.events)
-    effect_roll = ctx.dice.d6(f"{level.name.lower()} flooding effects", ship=log.name)
+    effect_roll = ctx.dice.roll(ctx.die, f"{level.name.lower()} flooding effects", ship=log.name)
     codes = charts.flood_effect(level, effect_roll)
     ctx.events.emit(
         EventKind.FLOODING,

@@ -37,23 +37,25 @@ _AFT_POSITIONS = frozenset({"V", "W", "X", "Y", "Z", "stern"})
 _STARBOARD_POSITIONS = frozenset({"O", "R", "U"})
 
 
-def choose(dice: Dice, options: Sequence[T], purpose: str, ship: str) -> T:
+def choose(dice: Dice, options: Sequence[T], purpose: str, ship: str, *, die: int = 6) -> T:
     """Pick one of ``options`` at random (REF-BF6-11 stand-in; see the module docstring).
 
     One option needs no roll. Two, three or six split 1D6 into equal bands; four and five roll
     1D6 and re-roll faces above the count; more than six roll one die with that many faces.
+    ``die`` is the edition's die (12 in the 1D12 edition, where 2, 3, 4 and 6 split it into
+    bands: 1–6 / 7–12 for two, EX-BF12-02).
     """
     n = len(options)
     if n == 0:
         raise ValueError("nothing to choose from")
     if n == 1:
         return options[0]
-    if n in (2, 3, 6):
-        face = dice.d6(purpose, ship=ship)
-        return options[(face - 1) * n // 6]
-    if n in (4, 5):
+    if die % n == 0:
+        face = dice.roll(die, purpose, ship=ship)
+        return options[(face - 1) * n // die]
+    if n < die:
         while True:
-            face = dice.d6(purpose, ship=ship)
+            face = dice.roll(die, purpose, ship=ship)
             if face <= n:
                 return options[face - 1]
     return options[dice.roll(n, purpose, ship=ship) - 1]
@@ -73,19 +75,17 @@ _FLOOD_THIRDS: dict[Aspect, tuple[Compartment, Compartment, Compartment]] = {
 _FLOOD_ANY = (Compartment.FORWARD, Compartment.PORT, Compartment.STARBOARD, Compartment.AFT)
 
 
-def flood_compartment(dice: Dice, aspect: Aspect | None, ship: str) -> Compartment:
+def flood_compartment(dice: Dice, aspect: Aspect | None, ship: str, *, die: int = 6) -> Compartment:
     """The compartment a flooding hit lands in (BF6-FLD-01, EX-BF6-15, AMB-21).
 
-    A hit with an aspect lands in one of three zones on the embattled side (1D6 in thirds); a
-    hit with no aspect (an explosion) lands in any of the four.
+    A hit with an aspect lands in one of three zones on the embattled side (the die in thirds;
+    a d12 in the 1D12 edition, BF12-FLD-01, EX-BF12-04); a hit with no aspect (an explosion)
+    lands in any of the four.
     """
     if aspect is None:
-        while True:
-            face = dice.d6("explosion flooding location", ship=ship)
-            if face <= 4:
-                return _FLOOD_ANY[face - 1]
-    face = dice.d6(f"flooding location ({aspect.value})", ship=ship)
-    return _FLOOD_THIRDS[aspect][(face - 1) // 2]
+        return choose(dice, _FLOOD_ANY, "explosion flooding location", ship, die=die)
+    face = dice.roll(die, f"flooding location ({aspect.value})", ship=ship)
+    return _FLOOD_THIRDS[aspect][(face - 1) * 3 // die]
 
 
 def raise_flooding(
@@ -165,7 +165,9 @@ def main_positions(log: ShipLog) -> list[Mounting]:
     return sorted(mounts, key=_order_key)
 
 
-def locate_main_hit(log: ShipLog, dice: Dice, aspect: Aspect | None) -> Mounting | None:
+def locate_main_hit(
+    log: ShipLog, dice: Dice, aspect: Aspect | None, *, die: int = 6
+) -> Mounting | None:
     """The main position a main hit strikes; ``None`` if the ship has none (BF6-DTYPE-02).
 
     Every position may be hit whatever its damage (BF6-LET-01). Two positions: 1–3 forward,
@@ -181,17 +183,18 @@ def locate_main_hit(log: ShipLog, dice: Dice, aspect: Aspect | None) -> Mounting
         wings = {position_compartment(m): m for m in mounts[1:3]}
         port = wings.get(Compartment.PORT, mounts[1])
         stbd = wings.get(Compartment.STARBOARD, mounts[2])
-        face = dice.d6("main hit location (lozenge thirds)", ship=log.name)
-        if face <= 2:
+        face = dice.roll(die, "main hit location (lozenge thirds)", ship=log.name)
+        third = (face - 1) * 3 // die
+        if third == 0:
             return fwd
-        if face >= 5:
+        if third == 2:
             return aft
         if aspect is Aspect.PORT:
             return port
         if aspect is Aspect.STARBOARD:
             return stbd
-        return choose(dice, [port, stbd], "main hit wing turret", log.name)
-    return choose(dice, mounts, "main hit location", log.name)
+        return choose(dice, [port, stbd], "main hit wing turret", log.name, die=die)
+    return choose(dice, mounts, "main hit location", log.name, die=die)
 
 
 # -- secondary, tertiary and boat guns -----------------------------------------------------------
@@ -210,9 +213,11 @@ def gun_targets(log: ShipLog, gun_class: GunClass) -> list[Mounting]:
     return out
 
 
-def locate_gun_hit(log: ShipLog, gun_class: GunClass, dice: Dice) -> Mounting | None:
+def locate_gun_hit(
+    log: ShipLog, gun_class: GunClass, dice: Dice, *, die: int = 6
+) -> Mounting | None:
     """A random secondary/tertiary/boat mounting for one hit, or ``None`` (BF6-SEC-01)."""
     targets = gun_targets(log, gun_class)
     if not targets:
         return None
-    return choose(dice, targets, f"{gun_class.value} hit location", log.name)
+    return choose(dice, targets, f"{gun_class.value} hit location", log.name, die=die)
