@@ -152,6 +152,53 @@ def test_play_battle_reads_the_finished_game(tiny: str) -> None:
     assert sum(r[0] for r in rec.damage) == len(hits)
 
 
+def test_a_battle_the_engine_stops_is_a_failed_record_not_a_lost_sweep(
+    tiny: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import battleline.ai.base as base
+
+    class Broken:
+        def orders(self, view: object, phase: str) -> list[str]:
+            if phase == "gunnery":
+                raise BattlelineError("an admiral's bug\nsecond line")
+            return []
+
+    monkeypatch.setattr(base, "admiral_factory", lambda: lambda side, seed: Broken())
+    rec = play_battle(tiny, 3, 2)
+    assert rec.error == "BattlelineError: an admiral's bug"
+    assert rec.sides == ("Blue", "Red") and rec.index == 2
+    tally = Tally(tiny, 3)
+    tally.add(rec)
+    monkeypatch.undo()
+    tally.add(play_battle(tiny, 3, 0))
+    s = tally.summary()
+    assert (s["runs"], s["completed"], s["failed"]) == (2, 1, 1)
+    assert s["errors"] == [
+        {"run": 2, "game_seed": run_seed(3, 2), "error": "BattlelineError: an admiral's bug"}
+    ]
+    assert sum(s["ships_sunk_distribution"]["Blue"].values()) == 1  # only the finished battle
+    assert math.isclose(sum(s["win_rate"].values()) + s["draw_rate"], 1.0)
+
+
+def test_failed_runs_keep_the_lowest_indices_whatever_the_merge_order() -> None:
+    def failed(i: int) -> BattleRecord:
+        return BattleRecord.failed(i, ("A", "B"), f"boom {i}")
+
+    a, b = Tally("s", 1), Tally("s", 1)
+    for i in (9, 3, 7, 11):
+        a.add(failed(i))
+    for i in (1, 8, 5, 2):
+        b.add(failed(i))
+    ab, ba = Tally("s", 1), Tally("s", 1)
+    ab.merge(a)
+    ab.merge(b)
+    ba.merge(b)
+    ba.merge(a)
+    assert ab.summary() == ba.summary()
+    assert [e["run"] for e in ab.summary()["errors"]] == [1, 2, 3, 5, 7]
+    assert ab.failed == 8 and ab.completed == 0
+
+
 # -- aggregation ---------------------------------------------------------------------------------
 
 

@@ -15,7 +15,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from battleline.sim.runner import CAUSES, BattleRecord
+from battleline.sim.runner import CAUSES, BattleRecord, run_seed
+
+#: How many failed battles a tally keeps the message of (those with the lowest run indices).
+KEEP_ERRORS = 5
 
 #: The two-sided 95 % normal quantile.
 Z95 = 1.959963984540054
@@ -61,6 +64,19 @@ class Tally:
     ships: Counter[tuple[str, str]] = field(default_factory=Counter)
     survivors: Counter[tuple[str, str]] = field(default_factory=Counter)
     damage: dict[str, list[int]] = field(default_factory=dict)
+    failed: int = 0
+    errors: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def completed(self) -> int:
+        """Battles played to a result (the denominator of every rate and mean)."""
+        return self.runs - self.failed
+
+    def _note_errors(self, errors: dict[int, str]) -> None:
+        """Keep the messages of the lowest-numbered failed runs (order-independent)."""
+        self.errors.update(errors)
+        for index in sorted(self.errors)[KEEP_ERRORS:]:
+            del self.errors[index]
 
     def _ensure_sides(self, sides: tuple[str, str]) -> None:
         if self.sides is None:
@@ -76,6 +92,10 @@ class Tally:
         """Count one battle."""
         self._ensure_sides(record.sides)
         self.runs += 1
+        if record.error:
+            self.failed += 1
+            self._note_errors({record.index: record.error})
+            return
         if record.winner is None:
             self.draws += 1
         else:
@@ -101,6 +121,8 @@ class Tally:
             raise ValueError("tallies of different sweeps cannot be merged")
         self._ensure_sides(other.sides)
         self.runs += other.runs
+        self.failed += other.failed
+        self._note_errors(other.errors)
         self.wins.update(other.wins)
         self.draws += other.draws
         for side in other.sides:
@@ -119,7 +141,7 @@ class Tally:
     def summary(self) -> dict[str, Any]:
         """The aggregate as plain JSON (keys described in ``docs/performance.md``)."""
         sides = self.sides or ("", "")
-        n = self.runs
+        n = self.completed
         rate = (lambda k: k / n) if n else (lambda k: 0.0)
         classes: dict[str, dict[str, dict[str, float]]] = {s: {} for s in sides}
         for side, cls in sorted(self.ships):
@@ -133,9 +155,15 @@ class Tally:
         decided = sum(self.decided_turns.values())
         return {
             "scenario": self.scenario,
-            "runs": n,
+            "runs": self.runs,
             "seed": self.seed,
             "sides": list(sides),
+            "completed": n,
+            "failed": self.failed,
+            "errors": [
+                {"run": i, "game_seed": run_seed(self.seed, i), "error": self.errors[i]}
+                for i in sorted(self.errors)
+            ],
             "win_rate": {s: rate(self.wins[s]) for s in sides},
             "ci95": {s: list(wilson(self.wins[s], n)) for s in sides},
             "draw_rate": rate(self.draws),

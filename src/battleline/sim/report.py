@@ -32,7 +32,7 @@ def outcome_table(s: Summary) -> Table:
     t = Table(title="Outcome", title_justify="left")
     for col in ("result", "rate", "95% interval", "battles"):
         t.add_column(col, justify="left" if col == "result" else "right")
-    n = s["runs"]
+    n = s["completed"]
     for side in s["sides"]:
         r = s["win_rate"][side]
         t.add_row(f"{side} wins", _pct(r), _ci(s["ci95"][side]), str(round(r * n)))
@@ -96,11 +96,24 @@ def turns_line(s: Summary) -> Text:
     return Text(f"Turns played: mean {turns['mean']:.1f}{tail}")
 
 
+def failures(s: Summary) -> Text:
+    """A warning naming the battles the engine could not finish (empty when none)."""
+    if not s["failed"]:
+        return Text("")
+    lines = [
+        f"{s['failed']} of {s['runs']} battles stopped with an engine error and are left out of "
+        "every figure; replay one with battleline demo --scenario SCENARIO --seed GAME_SEED:"
+    ]
+    lines += [f"  run {e['run']} (game seed {e['game_seed']}): {e['error']}" for e in s["errors"]]
+    return Text("\n".join(lines), style="bold yellow")
+
+
 def render(s: Summary) -> Group:
     """The whole terminal report."""
     head = Text(f"{s['scenario']}: {s['runs']} battles, seed {s['seed']}", style="bold")
     return Group(
         head,
+        failures(s),
         outcome_table(s),
         losses_table(s),
         survival_table(s),
@@ -132,7 +145,10 @@ def write_plot(s: Summary, path: Path) -> Path:
     fig, axes = plt.subplots(
         1, 3, figsize=(15, 5), gridspec_kw={"width_ratios": [1, 1.3, 1.6]}, layout="constrained"
     )
-    fig.suptitle(f"{s['scenario']}: {s['runs']} battles (seed {s['seed']})", fontsize=14)
+    failed = f", {s['failed']} failed" if s["failed"] else ""
+    fig.suptitle(
+        f"{s['scenario']}: {s['completed']} battles (seed {s['seed']}{failed})", fontsize=14
+    )
 
     # outcome
     ax = axes[0]
@@ -155,7 +171,7 @@ def write_plot(s: Summary, path: Path) -> Path:
     xs = list(range(most + 1))
     width = 0.4
     for i, (side, h) in enumerate(zip(sides, hists, strict=True)):
-        ys = [h.get(str(x), 0) / max(1, s["runs"]) for x in xs]
+        ys = [h.get(str(x), 0) / max(1, s["completed"]) for x in xs]
         offset = (i - 0.5) * width
         ax.bar([x + offset for x in xs], ys, width, color=colours[i], label=f"{side}")
     ax.set_xticks(xs)
@@ -171,7 +187,7 @@ def write_plot(s: Summary, path: Path) -> Path:
     cols: list[str] = []
     for i, side in enumerate(sides):
         for cls, row in s["class_survival"][side].items():
-            names.append(f"{cls} ({side}, {row['ships'] // max(1, s['runs'])})")
+            names.append(f"{cls} ({side}, {row['ships'] // max(1, s['completed'])})")
             values.append(row["rate"])
             cols.append(colours[i])
     ys = list(range(len(names)))[::-1]

@@ -49,6 +49,14 @@ class BattleRecord:
     crippled: tuple[int, int]
     classes: tuple[tuple[str, str, int, int], ...]
     damage: tuple[tuple[int, ...], tuple[int, ...]]
+    #: Why the battle could not be played to its end ("" when it was).
+    error: str = ""
+
+    @classmethod
+    def failed(cls, index: int, sides: tuple[str, str], error: str) -> BattleRecord:
+        """A battle the engine stopped with an error: it counts as failed, not as a result."""
+        zero = (0,) * len(CAUSES)
+        return cls(index, sides, None, 0, False, (0, 0), (0, 0), (), (zero, zero), error)
 
 
 def run_seed(seed: int, index: int) -> int:
@@ -136,10 +144,22 @@ def record_of(index: int, state: GameState, events: Iterable[Event]) -> BattleRe
 
 
 def play_battle(scenario: str, seed: int, index: int) -> BattleRecord:
-    """Play run ``index`` of the sweep seeded ``seed``: AI against AI to the result."""
+    """Play run ``index`` of the sweep seeded ``seed``: AI against AI to the result.
+
+    If the engine stops the battle with an error (a rules or AI bug), the record says so
+    (:meth:`BattleRecord.failed`) instead of losing the whole sweep; the report lists it with
+    the game seed that replays it (``battleline demo --scenario ... --seed ...``).
+    """
     from battleline.ai.base import admiral_factory, play
     from battleline.engine import new_game
 
     game = new_game(scenario, run_seed(seed, index))
-    play(game, factory=admiral_factory())
+    a, b = game.state.sides
+    try:
+        play(game, factory=admiral_factory())
+    except Exception as exc:  # one bad battle must not sink a sweep of thousands
+        lines = str(exc).strip().splitlines()
+        return BattleRecord.failed(
+            index, (a, b), f"{type(exc).__name__}: {lines[0] if lines else ''}"
+        )
     return record_of(index, game.state, game.events)

@@ -50,7 +50,7 @@ def register(app: typer.Typer) -> None:
         """Play many battles of a scenario, AI against AI, and report who wins how often."""
         from battleline.errors import BattlelineError
         from battleline.sim.backends import default_workers, prepare, simulate
-        from battleline.sim.report import print_report, to_json, write_plot
+        from battleline.sim.report import failures, print_report, to_json, write_plot
 
         k = default_workers() if workers is None else workers
         to_stdout = json_out == "-"
@@ -91,6 +91,8 @@ def register(app: typer.Typer) -> None:
         if to_stdout:
             sys.stdout.write(text + "\n")
             sys.stdout.flush()
+            if summary["failed"]:
+                err.print(failures(summary))
         else:
             print_report(out, summary)
             out.print(
