@@ -372,16 +372,26 @@ def checked_division_orders(
 
 
 def drop_candidate(picture: Picture, division: Division) -> str:
-    """A ship too slow for its line that the rules let drop out (BF6-CMD-16), else ``""``."""
+    """A ship too slow for its line that the rules let drop out (BF6-CMD-16), else ``""``.
+
+    Eligibility (more propulsion hits than the ship astern, AMB-07) must hold both in the
+    division as listed now, lost ships included (orders are checked before they are pruned), and
+    in the division of ships still in the battle.
+    """
     if len(division.ships) < 2:
         return ""
+    logs = {s.name: s.log for s in picture.view.own}
+    info = picture.view.divisions[division.name]
+    listed = Division(division.name, division.side, tuple(info["ships"]), info["flagship"])
     speeds = {s: picture.own[s].log.speed_knots for s in division.ships}
     for ship in division.ships:
-        if ship == division.flagship:
+        if ship in (division.flagship, listed.flagship):
             continue
         others = [v for s, v in speeds.items() if s != ship]
-        if speeds[ship] < min(others) - 1.5 and drop_out_eligible(
-            division, ship, {s: picture.own[s].log for s in division.ships}
+        if (
+            speeds[ship] < min(others) - 1.5
+            and drop_out_eligible(division, ship, logs)
+            and drop_out_eligible(listed, ship, logs)
         ):
             return ship
     return ""
