@@ -18,6 +18,7 @@ the two sides in turn, beam guns first.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from battleline.engine.geometry import Pose, in_arc, norm360
 from battleline.errors import RulesDataError
@@ -145,8 +146,12 @@ class BatteryGun:
     arc: Arc
 
 
+@lru_cache(maxsize=1024)
 def battery_layout(mount: Mounting) -> tuple[BatteryGun, ...]:
-    """Every gun of a beam-pattern battery with its arc (BF6-BEAM-01: same pattern each side)."""
+    """Every gun of a beam-pattern battery with its arc (BF6-BEAM-01: same pattern each side).
+
+    Cached: a mounting is frozen, and the layout is asked for at every bearing check.
+    """
     if mount.beam_pattern is None:
         raise ValueError(f"mounting {mount.key!r} is not a beam-pattern battery")
     port_n = mount.guns // 2
