@@ -17,12 +17,17 @@ if TYPE_CHECKING:
 #: Canonical name → "module:attribute" of the ruleset object.
 _REGISTRY: dict[str, str] = {
     "bf1900": "battleline.rulesets.bf1900.ruleset:RULESET",
+    "bf1900-1d12": "battleline.rulesets.bf1900_12.ruleset:RULESET",
 }
 _ALIASES: dict[str, str] = {
     "battlefleet1900": "bf1900",
     "battlefleet-1900": "bf1900",
     "bf1900-1d6": "bf1900",
     "bf6": "bf1900",
+    "battlefleet1900-v2": "bf1900-1d12",
+    "bf1900-v2": "bf1900-1d12",
+    "bf1900-12": "bf1900-1d12",
+    "bf12": "bf1900-1d12",
 }
 
 

@@ -504,6 +504,7 @@ def resolve_torpedoes(
     events: EventLog,
     *,
     harbour: bool | Collection[str] = False,
+    die: int = 6,
 ) -> list[TorpedoHit]:
     """Launch the declared torpedoes and run them to their targets (BF6-TORP-01..11).
 
@@ -513,6 +514,7 @@ def resolve_torpedoes(
     or rolls 1D6 against ``charts.torpedo_to_hit(course, aspect)``. ``harbour`` is ``True`` when
     the scenario places every target at anchor with nets out, or the names of the ships that are;
     those use the "stationary_nets" line (BF12C-TH-04). Returns the hits for Damage Step Two.
+    ``die`` is the edition's die for the to-hit roll (12 in the 1D12 edition, BF12C-TH-01).
     """
     validate_launches(launches, poses, logs, scale, land)
     for launch in launches:
@@ -537,7 +539,7 @@ def resolve_torpedoes(
     hits: list[TorpedoHit] = []
     for launch in launches:
         for _ in range(launch.count):
-            hit = _run(launch, poses, logs, charts, dice, events, harbour)
+            hit = _run(launch, poses, logs, charts, dice, events, harbour, die)
             if hit is not None:
                 hits.append(hit)
     return hits
@@ -551,6 +553,7 @@ def _run(
     dice: Dice,
     events: EventLog,
     harbour: bool | Collection[str],
+    die: int = 6,
 ) -> TorpedoHit | None:
     """One torpedo's run in the Torpedo Movement Phase (REF-BF6-18)."""
     firer, target = logs[launch.firer], logs[launch.target]
@@ -573,7 +576,7 @@ def _run(
     course: Course = "stationary_nets" if at_anchor else course_relation(here, there)
     aspect = shot_aspect(here, there)
     need = charts.torpedo_to_hit(course, aspect)
-    roll = dice.d6(f"torpedo from {launch.firer} at {launch.target}", ship=launch.firer)
+    roll = dice.roll(die, f"torpedo from {launch.firer} at {launch.target}", ship=launch.firer)
     label = course.replace("_", " ")
     if roll < need:
         events.emit(

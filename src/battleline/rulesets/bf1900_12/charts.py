@@ -1,0 +1,578 @@
+"""The Battlefleet 1900 1D12 combat charts as validated data (REF-BF12-02..10, BF12C-GEN-01).
+
+Every value is battleline's reconstruction (``reconstructed = true``) except the numbers the texts
+give; ``data/charts/*.toml`` holds them and ``docs/rules-gaps/bf1900-1d12.md`` explains them. The
+tables (all rolled on a d12, DIFF-01):
+
+* ``[shell_hits]``: the Penetration portion, columns by margin ("1,2", …), and the No Penetration
+  portion, at or below half the armour / above half (BF12C-SHL-01..05, AMB-43/46);
+* ``[misc]``: the Miscellaneous Damage chart (BF12C-MISC-01);
+* ``[critical]``: the Fire, Sev/Hvy FL, Main/TT, Explosion, Elec/Hydr and Steering lines
+  (BF12C-CRIT-01..08);
+* ``[flooding]``: Occurrence by size ratio and the Effects lines (BF12C-FLOOD-01..03);
+* ``[sinking]``: the Sink Roll range per flooding total (BF12C-SINKC-01);
+* ``[uneven]``: the Uneven Flooding chart (BF12C-UNV-01/02);
+* ``[damage_control]``: the d12 values to repair (BF12C-DCC-01, BF12-REP, BF12-CMDA);
+* ``[torpedo_hits]``: the d12 score a torpedo needs (BF12C-TH-01).
+
+The chart object answers the same lookups as the 1D6 ``Charts`` where the editions share code
+(``critical``, ``misc_damage``, ``flood_*``, ``uneven_flooding``, ``torpedo_to_hit``), so the
+shared damage modules run on it with a d12.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, NoReturn
+
+from battleline.errors import RulesDataError
+from battleline.rulesets.bf1900.charts import LEVEL_NAMES, FloodColumn, UnevenEffect
+from battleline.rulesets.bf1900.damage.codes import parse_code
+from battleline.rulesets.bf1900.ship import FloodLevel
+
+#: The edition's die (DIFF-01).
+DIE = 12
+FACES = tuple(range(1, DIE + 1))
+EDITION = "1D12"
+
+Codes = tuple[str, ...]
+
+CRITICAL_LINES = ("fire", "flooding", "main_tt", "explosion", "elec_hydr", "steering")
+#: The 1D6 line names the shared Step One / code modules ask for, mapped to the 1D12 lines.
+LINE_ALIASES: Mapping[str, str] = MappingProxyType(
+    {
+        "fire_external": "fire",
+        "fire_internal": "fire",
+        "heavy_flooding": "flooding",
+        "severe_flooding": "flooding",
+    }
+)
+REPAIRS = (
+    "main",
+    "propulsion",
+    "steering",
+    "rudder",
+    "secondary",
+    "fire",
+    "sink_modifier",
+    "flood_magazine",
+    "counterflood",
+    "recover_ct",
+)
+TORPEDO_COURSES = ("converging", "diverging", "stationary_nets")
+TORPEDO_ASPECTS = ("rake", "beam")
+UNEVEN_AXES = ("side", "fore_aft")
+NO_PENETRATION_COLUMNS = ("<=1/2", ">1/2")
+SINK_ROLL_FROM = 5
+MAX_FLOODING_POINTS = 16
+_TABLES = (
+    "shell_hits",
+    "misc",
+    "critical",
+    "flooding",
+    "sinking",
+    "uneven",
+    "damage_control",
+    "torpedo_hits",
+)
+_HEADER = ("version", "reconstructed", "edition", "description")
+_RANGE_RE = re.compile(r"^\s*([0-9]+)\s*(?:[-–]\s*([0-9]+))?\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class MarginColumn:
+    """A Penetration-portion column: ``lo`` ≤ penetration − armour ≤ ``hi`` (``None``: open)."""
+
+    name: str
+    lo: int
+    hi: int | None
+
+    def contains(self, margin: int) -> bool:
+        """Whether a penetration margin falls in this column."""
+        return margin >= self.lo and (self.hi is None or margin <= self.hi)
+
+
+@dataclass(frozen=True, slots=True)
+class ShellColumn:
+    """Where a round is read: ``portion`` "penetration" or "no penetration", and the column."""
+
+    portion: str
+    name: str
+    index: int
+
+    @property
+    def penetrating(self) -> bool:
+        """True on the Penetration portion (only these dice count for bonus doubles, AMB-44)."""
+        return self.portion == "penetration"
+
+
+@dataclass(frozen=True, eq=False)
+class Charts12:
+    """Every 1D12 combat chart, validated. Lookups take a d12 face."""
+
+    version: str
+    reconstructed: bool
+    source: str
+    margin_columns: tuple[MarginColumn, ...]
+    penetration: tuple[tuple[Codes, ...], ...]
+    no_penetration: tuple[tuple[Codes, ...], ...]
+    misc: tuple[Codes, ...]
+    critical_lines: Mapping[str, tuple[Codes, ...]]
+    flood_columns: tuple[FloodColumn, ...]
+    occurrence: tuple[tuple[FloodLevel, ...], ...]
+    effects: Mapping[FloodLevel, tuple[Codes, ...]]
+    sinking: Mapping[int, tuple[int, int]]
+    uneven: Mapping[str, tuple[UnevenEffect, ...]]
+    repair: Mapping[str, tuple[int, int]]
+    torpedo: Mapping[tuple[str, str], int]
+    edition: str = EDITION
+    die: int = DIE
+
+    # -- shell hits (BF12C-SHL) ------------------------------------------------------------
+
+    def shell_column(self, penetration: int, armour: int) -> ShellColumn:
+        """The portion and column for a round (BF12C-SHL-01..03, AMB-43): penetration above
+        armour → the margin column; else at or below half the armour → left, above → right."""
+        if penetration > armour:
+            margin = penetration - armour
+            for i, col in enumerate(self.margin_columns):
+                if col.contains(margin):
+                    return ShellColumn("penetration", col.name, i)
+            raise AssertionError("validated margin columns cover every margin")  # pragma: no cover
+        right = 2 * penetration > armour
+        return ShellColumn("no penetration", NO_PENETRATION_COLUMNS[right], int(right))
+
+    def shell_damage(self, column: ShellColumn, roll: int) -> Codes:
+        """The codes one round's d12 gives in ``column`` (BF12C-SHL-04)."""
+        rows = self.penetration if column.penetrating else self.no_penetration
+        return rows[_face(roll)][column.index]
+
+    # -- misc and criticals (BF12C-MISC, BF12C-CRIT) ---------------------------------------
+
+    def misc_damage(self, roll: int) -> Codes:
+        """The Miscellaneous Damage chart (BF12C-MISC-01)."""
+        return self.misc[_face(roll)]
+
+    def critical(self, line: str, roll: int) -> Codes:
+        """One Critical Effects line; the 1D6 line names map onto the 1D12 lines."""
+        key = LINE_ALIASES.get(line, line)
+        if key not in self.critical_lines:
+            raise ValueError(f"unknown critical-effects line {line!r}; use one of {CRITICAL_LINES}")
+        return self.critical_lines[key][_face(roll)]
+
+    # -- flooding (BF12C-FLOOD) -------------------------------------------------------------
+
+    @property
+    def flood_column_names(self) -> tuple[str, ...]:
+        """The Occurrence columns, smallest first."""
+        return tuple(c.name for c in self.flood_columns)
+
+    def flood_column(self, weapon_size: float, target_size: int) -> str | None:
+        """The last column whose threshold the size ratio reaches; ``None`` below the first, a
+        quarter of the target's size (BF12C-FLOOD-01/03, AMB-48, EX-DRV-06)."""
+        if target_size <= 0:
+            raise ValueError(f"a target's size must be positive, not {target_size!r}")
+        found: str | None = None
+        for col in self.flood_columns:
+            if weapon_size * 100.0 >= col.at_least * target_size:
+                found = col.name
+        return found
+
+    def flood_occurrence(self, column: str, roll: int) -> FloodLevel:
+        """The level an Occurrence roll gives (``NONE``: no flooding)."""
+        names = self.flood_column_names
+        if column not in names:
+            raise ValueError(f"unknown flooding column {column!r}; use one of {names}")
+        return self.occurrence[_face(roll)][names.index(column)]
+
+    def flood_effect(self, level: FloodLevel, roll: int) -> Codes:
+        """The Effects line of a level (BF12C-FLOOD-02 step 3)."""
+        if level not in self.effects:
+            raise ValueError(f"no flooding-effects line for {FloodLevel(level).name.lower()}")
+        return self.effects[level][_face(roll)]
+
+    # -- sinking and uneven flooding (BF12C-SINKC, BF12C-UNV) --------------------------------
+
+    def sink_range(self, points: int) -> tuple[int, int] | None:
+        """The Sink Roll range for a flooding total; ``None`` below 5 (EX-DRV-04)."""
+        if points < SINK_ROLL_FROM:
+            return None
+        return self.sinking[min(points, MAX_FLOODING_POINTS)]
+
+    def sink_roll(self, points: int) -> tuple[int, int, int] | None:
+        """``(lo, hi, 0)``: the shared protocol's shape; the turns are a d12 (BF12-SINK-03)."""
+        found = self.sink_range(points)
+        return None if found is None else (*found, 0)
+
+    def uneven_flooding(self, axis: str, difference: int) -> UnevenEffect:
+        """The Uneven Flooding effect for a point difference on one axis (0: none)."""
+        if axis not in self.uneven:
+            raise ValueError(f"unknown uneven-flooding axis {axis!r}; use one of {UNEVEN_AXES}")
+        if difference <= 0:
+            return UnevenEffect()
+        rows = self.uneven[axis]
+        return rows[min(difference, len(rows)) - 1]
+
+    # -- damage control and torpedoes (BF12C-DCC, BF12C-TH) -----------------------------------
+
+    def repair_range(self, action: str) -> tuple[int, int]:
+        """The d12 range that succeeds for a damage-control action (see :data:`REPAIRS`)."""
+        if action not in self.repair:
+            raise ValueError(f"unknown damage-control action {action!r}; use one of {REPAIRS}")
+        return self.repair[action]
+
+    def command_range(self, function: str) -> tuple[int, int]:
+        """Command actions share the Damage Control chart in this edition."""
+        return self.repair_range(function)
+
+    def torpedo_to_hit(self, course: str, aspect: str) -> int:
+        """The d12 score a torpedo needs, hit on that or higher (BF12C-TH-01, AMB-54)."""
+        key = (course, aspect)
+        if key not in self.torpedo:
+            raise ValueError(f"no torpedo-hit cell for {course!r}, {aspect!r}")
+        return self.torpedo[key]
+
+
+def _face(roll: int) -> int:
+    if roll not in FACES:
+        raise ValueError(f"a d12 roll must be 1–12, not {roll!r}")
+    return roll - 1
+
+
+# -- loading ---------------------------------------------------------------------------------
+
+
+def load_charts(path: str | Path | None = None) -> Charts12:
+    """The packaged 1D12 charts (cached), or a user's file or directory replacing all of them."""
+    if path is None:
+        return _default_charts()
+    p = Path(path)
+    if p.is_dir():
+        files: list[tuple[str, Callable[[], bytes]]] = [
+            (str(f), f.read_bytes) for f in sorted(p.glob("*.toml"))
+        ]
+    elif p.is_file():
+        files = [(str(p), p.read_bytes)]
+    else:
+        raise RulesDataError(str(p), "charts", "", "no such chart file or directory")
+    if not files:
+        raise RulesDataError(str(p), "charts", "", "the directory holds no .toml chart files")
+    return _build(files, str(p))
+
+
+@lru_cache(maxsize=1)
+def _default_charts() -> Charts12:
+    root = resources.files("battleline.rulesets.bf1900_12").joinpath("data", "charts")
+    entries = sorted((e for e in root.iterdir() if e.name.endswith(".toml")), key=lambda e: e.name)
+    return _build([(f"data/charts/{e.name}", e.read_bytes) for e in entries], "packaged")
+
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    file: str
+    table: str
+
+    def fail(self, field: str, reason: str) -> NoReturn:
+        raise RulesDataError(self.file, self.table, field, reason)
+
+    def sub(self, name: str) -> _Where:
+        return _Where(self.file, f"{self.table}.{name}")
+
+    def table_of(self, value: Any, field: str = "") -> dict[str, Any]:
+        if not isinstance(value, dict):
+            self.fail(field, f"expected a table, got {type(value).__name__}")
+        return value
+
+    def keys(self, value: Mapping[str, Any], required: Iterable[str]) -> None:
+        req = tuple(required)
+        for key in value:
+            if key not in req:
+                self.fail(key, f"unknown field; expected {sorted(req)}")
+        for key in req:
+            if key not in value:
+                self.fail(key, "missing")
+
+    def integer(self, value: Any, field: str, lo: int, hi: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            self.fail(field, f"expected a whole number {lo}–{hi}, got {value!r}")
+        return value
+
+
+def _build(files: Iterable[tuple[str, Callable[[], bytes]]], source: str) -> Charts12:
+    tables: dict[str, tuple[str, Any]] = {}
+    version = ""
+    reconstructed = False
+    for name, read in files:
+        try:
+            doc = tomllib.loads(read().decode("utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise RulesDataError(name, "(file)", "", f"not valid TOML: {exc}") from None
+        head = _Where(name, "(file header)")
+        if doc.get("edition") != EDITION:
+            head.fail(
+                "edition", f"these charts are for the 1D12 edition; write edition = {EDITION!r}"
+            )
+        if not isinstance(doc.get("reconstructed"), bool):
+            head.fail("reconstructed", "must be true or false")
+        if not isinstance(doc.get("version"), str):
+            head.fail("version", "every chart file needs a version string such as '1.0'")
+        version = doc["version"]
+        reconstructed = reconstructed or doc["reconstructed"]
+        for key, value in doc.items():
+            if key in _HEADER:
+                continue
+            if key not in _TABLES:
+                _Where(name, key).fail("", f"unknown table; the 1D12 chart tables are {_TABLES}")
+            if key in tables:
+                _Where(name, key).fail("", f"table defined twice (also in {tables[key][0]})")
+            tables[key] = (name, value)
+    for key in _TABLES:
+        if key not in tables:
+            raise RulesDataError(source, key, "", "table missing (a chart file replaces them all)")
+
+    def get(key: str) -> tuple[_Where, dict[str, Any]]:
+        where = _Where(tables[key][0], key)
+        return where, where.table_of(tables[key][1])
+
+    flood_w, flood = get("flooding")
+    columns, occurrence, raw_effects = _flooding(flood_w, flood)
+    names = tuple(c.name for c in columns)
+    shell_w, shell = get("shell_hits")
+    margins, pen, nopen = _shell_hits(shell_w, shell, names)
+    misc_w, misc = get("misc")
+    misc_w.keys(misc, ("roll",))
+    crit_w, crit = get("critical")
+    crit_w.keys(crit, CRITICAL_LINES)
+    effects = {
+        lv: _line(flood_w.sub(f"effects.{lv.name.lower()}"), line, names, plain_fl=False)
+        for lv, line in raw_effects.items()
+    }
+    return Charts12(
+        version=version,
+        reconstructed=reconstructed,
+        source=source,
+        margin_columns=margins,
+        penetration=pen,
+        no_penetration=nopen,
+        misc=_line(misc_w.sub("roll"), misc["roll"], names, plain_fl=False),
+        critical_lines=MappingProxyType(
+            {k: _line(crit_w.sub(k), crit[k], names, plain_fl=False) for k in CRITICAL_LINES}
+        ),
+        flood_columns=columns,
+        occurrence=occurrence,
+        effects=MappingProxyType(effects),
+        sinking=MappingProxyType(_sinking(*get("sinking"))),
+        uneven=MappingProxyType(_uneven(*get("uneven"))),
+        repair=MappingProxyType(_repairs(*get("damage_control"))),
+        torpedo=MappingProxyType(_torpedo(*get("torpedo_hits"))),
+    )
+
+
+def _range(where: _Where, field: str, value: Any) -> tuple[int, int]:
+    m = _RANGE_RE.match(str(value)) if isinstance(value, str | int) else None
+    if m is None or isinstance(value, bool):
+        where.fail(field, f"expected a d12 range such as '11-12', got {value!r}")
+    lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+    if not 1 <= lo <= hi <= DIE:
+        where.fail(field, f"range {value!r} must lie within 1–12, low end first")
+    return lo, hi
+
+
+def _codes(
+    where: _Where, field: str, value: Any, columns: tuple[str, ...], plain_fl: bool
+) -> Codes:
+    if not isinstance(value, str):
+        where.fail(field, f"a cell is a string of codes such as 'Px, FL', got {value!r}")
+    parts = [p.strip() for p in value.split(",")]
+    if parts == ["-"]:
+        return ()
+    out = []
+    for part in parts:
+        try:
+            code = parse_code(part)
+        except RulesDataError:
+            where.fail(field, f"unknown damage code {part!r} (see docs/damage-codes.md)")
+        if code.name == "-":
+            where.fail(field, f"cell {value!r}: '-' among other codes")
+        if code.name == "FL" and code.column is not None and f"{code.column}>" not in columns:
+            where.fail(field, f"code {part!r}: no flooding column '{code.column}>'")
+        if code.name == "FL" and code.column is None and not plain_fl:
+            where.fail(field, f"code {part!r}: a plain FL needs a shell size; name a column")
+        out.append(str(code))
+    return tuple(out)
+
+
+def _line(
+    where: _Where, value: Any, columns: tuple[str, ...], *, plain_fl: bool
+) -> tuple[Codes, ...]:
+    if not isinstance(value, list) or len(value) != DIE:
+        where.fail("", f"a d12 line needs exactly 12 cells (faces 1–12), got {value!r}")
+    return tuple(
+        _codes(where, str(f), c, columns, plain_fl) for f, c in zip(FACES, value, strict=True)
+    )
+
+
+def _rows(
+    where: _Where, value: Mapping[str, Any], skip: Iterable[str], width: int
+) -> list[list[Any]]:
+    """Rows keyed "1".."12", each a list of ``width`` cells."""
+    rows: dict[int, list[Any]] = {}
+    for key, row in value.items():
+        if key in skip:
+            continue
+        if not key.isdigit() or int(key) not in FACES:
+            where.fail(key, "rows must be the d12 faces 1–12")
+        if not isinstance(row, list) or len(row) != width:
+            where.fail(key, f"expected {width} cells (one per column), got {row!r}")
+        rows[int(key)] = row
+    missing = [f for f in FACES if f not in rows]
+    if missing:
+        where.fail(str(missing[0]), "every d12 face 1–12 needs a row")
+    return [rows[f] for f in FACES]
+
+
+def _shell_hits(
+    where: _Where, value: dict[str, Any], flood_names: tuple[str, ...]
+) -> tuple[tuple[MarginColumn, ...], tuple[tuple[Codes, ...], ...], tuple[tuple[Codes, ...], ...]]:
+    where.keys(value, ("penetration_columns", "penetration", "no_penetration"))
+    raw = value["penetration_columns"]
+    if not isinstance(raw, list) or not raw:
+        where.fail(
+            "penetration_columns", "expected a list such as { name = '1,2', from = 1, to = 2 }"
+        )
+    margins: list[MarginColumn] = []
+    for i, item in enumerate(raw):
+        field = f"penetration_columns[{i}]"
+        col = where.table_of(item, field)
+        name = col.get("name")
+        if not isinstance(name, str) or not name:
+            where.fail(f"{field}.name", "a column needs a name")
+        lo = where.integer(col.get("from"), f"{field}.from", 1, 99)
+        hi = where.integer(col["to"], f"{field}.to", lo, 99) if "to" in col else None
+        expected = 1 if not margins else (margins[-1].hi or 0) + 1
+        if lo != expected:
+            where.fail(f"{field}.from", f"columns must run on without gaps: expected {expected}")
+        if hi is None and i != len(raw) - 1:
+            where.fail(f"{field}.to", "only the last column may be open-ended")
+        if hi is not None and i == len(raw) - 1:
+            where.fail(f"{field}.to", "the last column must be open-ended (leave out 'to')")
+        margins.append(MarginColumn(name, lo, hi))
+    portions = []
+    for key, width in (("penetration", len(margins)), ("no_penetration", 2)):
+        sub = where.sub(key)
+        rows = _rows(sub, sub.table_of(value[key]), (), width)
+        portions.append(
+            tuple(
+                tuple(
+                    _codes(sub, f"{face}[{c}]", cell, flood_names, True)
+                    for c, cell in enumerate(row)
+                )
+                for face, row in zip(FACES, rows, strict=True)
+            )
+        )
+    return tuple(margins), portions[0], portions[1]
+
+
+def _flooding(
+    where: _Where, value: dict[str, Any]
+) -> tuple[tuple[FloodColumn, ...], tuple[tuple[FloodLevel, ...], ...], dict[FloodLevel, Any]]:
+    where.keys(value, ("occurrence", "effects"))
+    occ_w = where.sub("occurrence")
+    occ = occ_w.table_of(value["occurrence"])
+    raw = occ.get("columns")
+    if not isinstance(raw, list) or not raw:
+        occ_w.fail("columns", "expected a list such as { name = '100>', at_least = 100 }")
+    columns: list[FloodColumn] = []
+    for i, item in enumerate(raw):
+        col = occ_w.table_of(item, f"columns[{i}]")
+        name, at_least = col.get("name"), col.get("at_least")
+        if not isinstance(name, str) or not re.fullmatch(r"[0-9]+>", name):
+            occ_w.fail(f"columns[{i}].name", f"a column is named 'N>' (e.g. '100>'), got {name!r}")
+        if not isinstance(at_least, int | float) or float(name[:-1]) != at_least:
+            occ_w.fail(f"columns[{i}].at_least", f"column {name!r} must start at {name[:-1]} %")
+        if columns and at_least <= columns[-1].at_least:
+            occ_w.fail(f"columns[{i}].at_least", "columns must rise left to right")
+        columns.append(FloodColumn(name, float(at_least)))
+    occurrence = []
+    for face, row in zip(FACES, _rows(occ_w, occ, ("columns",), len(columns)), strict=True):
+        levels = []
+        for cell in row:
+            if not isinstance(cell, str) or cell.lower() not in LEVEL_NAMES:
+                occ_w.fail(str(face), f"unknown flooding level {cell!r}")
+            levels.append(LEVEL_NAMES[cell.lower()])
+        occurrence.append(tuple(levels))
+    eff_w = where.sub("effects")
+    eff = eff_w.table_of(value["effects"])
+    wanted = [lv for lv in FloodLevel if lv is not FloodLevel.NONE]
+    eff_w.keys(eff, [lv.name.lower() for lv in wanted])
+    return tuple(columns), tuple(occurrence), {lv: eff[lv.name.lower()] for lv in wanted}
+
+
+def _sinking(where: _Where, value: dict[str, Any]) -> dict[int, tuple[int, int]]:
+    wanted = [str(p) for p in range(SINK_ROLL_FROM, MAX_FLOODING_POINTS + 1)]
+    where.keys(value, wanted)
+    return {int(k): _range(where, k, value[k]) for k in wanted}
+
+
+def _uneven(where: _Where, value: dict[str, Any]) -> dict[str, tuple[UnevenEffect, ...]]:
+    where.keys(value, UNEVEN_AXES)
+    fields = ("speed_boxes", "tr_hits", "dc_boxes", "low_guns_silent")
+    out: dict[str, tuple[UnevenEffect, ...]] = {}
+    for axis in UNEVEN_AXES:
+        axis_w = where.sub(axis)
+        rows = axis_w.table_of(value[axis])
+        axis_w.keys(rows, ("1", "2", "3", "4"))
+        effects = []
+        for key in ("1", "2", "3", "4"):
+            row = axis_w.table_of(rows[key], key)
+            axis_w.keys(row, fields)
+            if not isinstance(row["low_guns_silent"], bool):
+                axis_w.fail(f"{key}.low_guns_silent", "must be true or false")
+            effects.append(
+                UnevenEffect(
+                    axis_w.integer(row["speed_boxes"], f"{key}.speed_boxes", 0, 6),
+                    axis_w.integer(row["tr_hits"], f"{key}.tr_hits", 0, 6),
+                    axis_w.integer(row["dc_boxes"], f"{key}.dc_boxes", 0, 6),
+                    row["low_guns_silent"],
+                )
+            )
+        out[axis] = tuple(effects)
+    return out
+
+
+def _repairs(where: _Where, value: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    where.keys(value, REPAIRS)
+    out = {}
+    for name in REPAIRS:
+        lo, hi = _range(where, name, value[name])
+        if hi != DIE:
+            where.fail(name, "a damage-control roll succeeds from its low end up to 12")
+        out[name] = (lo, hi)
+    return out
+
+
+def _torpedo(where: _Where, value: dict[str, Any]) -> dict[tuple[str, str], int]:
+    where.keys(value, TORPEDO_COURSES)
+    out: dict[tuple[str, str], int] = {}
+    for course in TORPEDO_COURSES:
+        row = where.table_of(value[course], course)
+        where.sub(course).keys(row, TORPEDO_ASPECTS)
+        for aspect in TORPEDO_ASPECTS:
+            out[(course, aspect)] = where.integer(row[aspect], f"{course}.{aspect}", 1, DIE)
+    return out
+
+
+__all__ = [
+    "DIE",
+    "Charts12",
+    "MarginColumn",
+    "ShellColumn",
+    "load_charts",
+]

@@ -1,0 +1,161 @@
+"""The Battlefleet 1900 1D12 edition (version 2.0) as a ruleset: "bf1900-1d12".
+
+The edition is a switch on the 1D6 ruleset (DIFF-01..32, ``docs/editions.md``): set-up, command,
+movement and gunnery are the 1D6 modules unchanged (the 1D12 texts give only the damage rules and
+the combat-chart overview); the ship values are converted to the 1D12 scale (``edition``); the
+torpedo to-hit roll is a d12 on the 1D12 Torpedo Hits chart (BF12C-TH-01); the Damage Phase is
+``damage.run_damage_phase`` with the 1D12 damage control (``dc``). A sinking ship never fires
+(BF12-SINK-02), so the 1D6 gun-crew roll (BF6-SINK-04) never happens.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from battleline.engine.dice import SeededDice
+from battleline.engine.events import EventLog
+from battleline.engine.flow import PhaseSpec
+from battleline.engine.state import GameState, Result
+from battleline.rulesets.bf1900 import ruleset as bf6
+from battleline.rulesets.bf1900 import torpedoes
+from battleline.rulesets.bf1900_12.charts import DIE, Charts12, load_charts
+from battleline.rulesets.bf1900_12.damage import run_damage_phase
+from battleline.rulesets.bf1900_12.dc import (
+    DC12Declaration,
+    parse_declarations,
+    validate_declarations,
+)
+from battleline.rulesets.bf1900_12.edition import dc_pool, to_1d12
+
+NAME = "bf1900-1d12"
+VERSION = "0.1"
+ALIASES = ("battlefleet1900-v2", "bf1900-v2", "bf12", "bf1900-12")
+
+Orders = Mapping[str, Any]
+
+
+@lru_cache(maxsize=1)
+def charts() -> Charts12:
+    """The packaged 1D12 charts."""
+    return load_charts()
+
+
+def new_state(scenario: str, seed: int) -> GameState:
+    """The 1D6 set-up with every ship's values on the 1D12 scale (DIFF-23)."""
+    state = bf6.new_state(scenario, seed)
+    state.ruleset = f"{NAME}@{VERSION}"
+    for log in state.logs.values():
+        log.cls = to_1d12(log.cls)
+    return state
+
+
+def resolve_torpedo(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+    """Launch and run torpedoes; each rolls a d12 on the Torpedo Hits chart (BF12C-TH-01..04)."""
+    launches = [launch for side in state.sides for launch in orders[side]]
+    state.torpedo_hits = []
+    if not launches:
+        return
+    state.torpedo_hits = list(
+        torpedoes.resolve_torpedoes(
+            launches,
+            state.poses,
+            state.logs,
+            bf6.scale_of(state),
+            bf6.land_of(state),
+            charts(),
+            dice,
+            events,
+            die=DIE,
+        )
+    )
+
+
+def parse_damage_control(
+    state: GameState, side: str, texts: Sequence[str]
+) -> list[DC12Declaration]:
+    """Read ``<ship>: P; M:A; FIRE`` lines and check them (BF12-DC-01..04)."""
+    out: list[DC12Declaration] = []
+    per_ship: dict[str, list[DC12Declaration]] = {}
+    for text in texts:
+        ship, rest = bf6._split_ship(text)
+        log = bf6._own_ship(state, side, ship, "damage")
+        decls = parse_declarations(ship, rest)
+        per_ship.setdefault(ship, []).extend(decls)
+        validate_declarations(log, per_ship[ship], dc_pool(log))
+        out.extend(decls)
+    return out
+
+
+def resolve_damage(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+    """The 1D12 Damage Phase (BF12-DMG-02..07)."""
+    declarations: dict[str, list[DC12Declaration]] = {}
+    for side in state.sides:
+        for decl in orders[side]:
+            declarations.setdefault(decl.ship, []).append(decl)
+    run_damage_phase(
+        state.logs,
+        list(state.shell_sets),
+        list(state.torpedo_hits),
+        declarations,
+        charts(),
+        dice,
+        events,
+    )
+
+
+def _has_damage_control(state: GameState, side: str) -> bool:
+    return any(
+        log.side == side
+        and log.in_battle
+        and log.sinking is None
+        and dc_pool(log) > 0
+        and bf6.ship_fate(log) != "intact"
+        for log in state.logs.values()
+    )
+
+
+def _phase(name: str, **changes: Any) -> PhaseSpec:
+    spec = next(p for p in bf6.PHASES if p.name == name)
+    return dataclasses.replace(spec, **changes)
+
+
+PHASES: tuple[PhaseSpec, ...] = (
+    _phase("command"),
+    _phase("movement"),
+    _phase("gunnery"),
+    _phase("torpedo", resolver=resolve_torpedo, rules="BF6-TORP-01..11, BF12C-TH-01..04"),
+    _phase(
+        "damage",
+        resolver=resolve_damage,
+        parser=parse_damage_control,
+        needs_orders=_has_damage_control,
+        rules="BF12-DMG-02..07, BF12-DC-01..04",
+    ),
+)
+
+
+class Ruleset:
+    """The bf1900 1D12 edition as the engine sees it."""
+
+    name = NAME
+    version = VERSION
+    aliases = ALIASES
+    phases = PHASES
+
+    def new_state(self, scenario: str, seed: int) -> GameState:
+        """Set up a scenario on the 1D12 scale."""
+        return new_state(scenario, seed)
+
+    def end_turn(self, state: GameState, events: EventLog) -> Result | None:
+        """As in the 1D6 edition."""
+        return bf6.end_turn(state, events)
+
+    def verdict(self, state: GameState, reason: str) -> Result:
+        """As in the 1D6 edition (sizes on the 1D12 scale)."""
+        return bf6.verdict(state, reason)
+
+
+RULESET = Ruleset()
