@@ -58,7 +58,7 @@ def test_a_user_chart_file_replaces_the_packaged_one(tmp_path: Path) -> None:
         ("first = 6\nneed = 3", "first = 5\nneed = 3", "to_hit[3]", "first"),
         ("below = 20\nmodifier = 1", "below = -2\nmodifier = 1", "penetration[0]", "below"),
         ("us = 1", "us = 9", "nations", "us"),
-        ("BB = 2", "BB = 8", "save_vs_sinking.need", "BB"),
+        ("\nBB = 2\n", "\nBB = 8\n", "save_vs_sinking.need", "BB"),
         ("below = 30\n", "below = 5\n", "to_hit[2]", "below"),
     ],
 )
