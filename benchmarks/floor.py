@@ -78,12 +78,16 @@ def record(scenario: str, seed: int) -> dict[str, Any]:
     }
 
 
-def floor(rec: dict[str, Any], rng: np.random.Generator) -> float:
-    """Redo the battle's dice and geometry in bulk; returns a checksum (so nothing is skipped)."""
-    poses, alive, sizes, arcs = rec["poses"], rec["alive"], rec["sizes"], rec["arcs"]
+def substeps(rec: dict[str, Any]) -> int:
+    """The engine's collision sub-steps a turn: one per third of the narrowest beam."""
+    return max(1, math.ceil(rec["speed_m"] / max(float(rec["sizes"][:, 1].min()) / 3.0, 1.0)))
+
+
+def floor_movement(rec: dict[str, Any]) -> float:
+    """Movement: every base's corners at every sub-step, every pair's overlap test."""
+    poses, sizes = rec["poses"], rec["sizes"]
     length, width = sizes[:, 0], sizes[:, 1]
-    # movement: corners at every sub-step, pairwise bounding-circle overlap
-    steps = max(1, math.ceil(rec["speed_m"] / max(float(width.min()) / 3.0, 1.0)))
+    steps = substeps(rec)
     f = np.linspace(0.0, 1.0, steps + 1)[1:, None, None, None]  # (S, 1, 1, 1)
     start, end = poses[:-1, None], poses[1:, None]  # (T-1, 1, N, 3)
     at = start + (end - start) * f.transpose(1, 0, 2, 3)  # (T-1, S, N, 3)
@@ -101,7 +105,14 @@ def floor(rec: dict[str, Any], rng: np.random.Generator) -> float:
     )
     reach = np.hypot(length, width) / 2
     overlaps = (d < reach[None, :] + reach[:, None]).sum()
-    # gunnery: funnels, ranges, relative bearings, arcs, sight lines
+    return float(overlaps + corners[..., 0].sum())
+
+
+def floor_gunnery(rec: dict[str, Any]) -> float:
+    """Gunnery geometry: funnels, ranges, relative bearings, arcs and sight lines, every turn."""
+    poses, alive, sizes, arcs = rec["poses"], rec["alive"], rec["sizes"], rec["arcs"]
+    length, width = sizes[:, 0], sizes[:, 1]
+    reach = np.hypot(length, width) / 2
     h = np.radians(poses[..., 2])
     fx = poses[..., 0] + FUNNEL_FRACTION * length * np.sin(h)
     fy = poses[..., 1] + FUNNEL_FRACTION * length * np.cos(h)
@@ -120,9 +131,21 @@ def floor(rec: dict[str, Any], rng: np.random.Generator) -> float:
     t = np.clip(((cx - ax_) * vx + (cy - ay_) * vy) / np.maximum(vx * vx + vy * vy, 1e-9), 0, 1)
     gap = np.hypot(ax_ + t * vx - cx, ay_ + t * vy - cy)
     blocked = ((gap < reach) & alive[:, None, None, :]).sum()
-    # dice
-    faces = 1 + (rng.random(rec["dice"]) * 6).astype(np.int64)
-    return float(overlaps + bears + blocked + faces.sum() + corners[..., 0].sum() + rng_m.sum())
+    return float(bears + blocked + rng_m.sum())
+
+
+def floor_dice(rec: dict[str, Any], rng: np.random.Generator) -> float:
+    """The battle's dice: as many uniform draws, mapped to faces."""
+    return float((1 + (rng.random(rec["dice"]) * 6).astype(np.int64)).sum())
+
+
+def timed(repeat: int, work: Any, *args: Any) -> float:
+    """CPU seconds per call of ``work(*args)`` (after one warm-up call)."""
+    work(*args)
+    cpu0 = time.process_time()
+    for _ in range(repeat):
+        work(*args)
+    return (time.process_time() - cpu0) / repeat
 
 
 def main() -> None:
@@ -139,15 +162,21 @@ def main() -> None:
     rec = record(args.scenario, args.seed)
     n = rec["poses"].shape[1]
     rng = np.random.default_rng(0)
-    floor(rec, rng)  # warm-up
-    cpu0 = time.process_time()
-    for _ in range(args.repeat):
-        floor(rec, rng)
-    bulk = (time.process_time() - cpu0) / args.repeat
-    print(f"{args.scenario}: {n} ships, {played.turns} turns, {rec['dice']} dice")
+    move = timed(args.repeat, floor_movement, rec)
+    gun = timed(args.repeat, floor_gunnery, rec)
+    dice = timed(args.repeat, floor_dice, rec, rng)
+    bulk = move + gun + dice
+    print(
+        f"{args.scenario}: {n} ships, {played.turns} turns, {rec['dice']} dice, "
+        f"{substeps(rec)} collision sub-steps a turn"
+    )
     print(f"engine (AI against AI, one battle): {engine:9.4f} s CPU")
     print(f"floor (bulk numpy, same battle):    {bulk:9.4f} s CPU")
+    print(f"  movement sub-steps                {move:9.4f} s")
+    print(f"  gunnery geometry and sight lines  {gun:9.4f} s")
+    print(f"  dice                              {dice:9.4f} s")
     print(f"ratio engine / floor:               {engine / bulk:9.0f} x")
+    print(f"floor battles/s on one core:        {1 / bulk:9.1f}")
 
 
 if __name__ == "__main__":
