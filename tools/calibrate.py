@@ -9,15 +9,16 @@ Usage::
 Each run of each historical scenario is one battle played to its end by the AI admirals (the
 simulator's :func:`battleline.sim.runner.run_seed` seeds run ``i`` of a sweep, so the same
 ``--seed`` and ``--runs`` give the same table on any machine and any number of workers). A ship
-counts as **lost** when it is sunk, still sinking at the end, or has surrendered: the record
-counts ships beached, scuttled or struck in the same way (see ``docs/history.md``).
+counts as **sunk** when it has gone down or is still sinking at the end; the record counts ships
+sunk, scuttled or run ashore and burnt (destroyed) the same way. Ships that surrendered are
+counted apart (see ``docs/history.md``).
 
 The table gives, per scenario: the historical victor and losses, the share of runs won by the
-historical victor (with a Wilson 95 % interval), the draw share, the mean losses per side with a
-95 % interval (normal approximation, mean ± 1.96·s/√n), and whether the target is met: the
-historical victor in most runs and each side's mean losses within a factor of two of the
-record. Where the record is zero losses "within a factor of two" means a mean below
-:data:`ZERO_TOLERANCE` ships.
+historical victor (with a Wilson 95 % interval), the draw share, the mean ships sunk per side
+with a 95 % interval (normal approximation, mean ± 1.96·s/√n), the mean ships surrendered, and
+whether the target is met: the historical victor in most runs and each side's mean ships sunk
+within a factor of two of the record. Where the record is zero, "within a factor of two" means a
+mean below :data:`ZERO_TOLERANCE` ships.
 """
 
 from __future__ import annotations
@@ -43,9 +44,9 @@ class Record:
 
     scenario: str
     victor: str
-    #: Ships lost (sunk, scuttled, beached or struck) by each side, in the scenario's side order,
-    #: counting only ships that are in the scenario and were lost in the action it covers.
-    lost: tuple[int, int]
+    #: Ships sunk or destroyed (scuttled, run ashore and burnt) on each side, in the scenario's
+    #: side order, counting only ships in the scenario lost in the action it covers.
+    sunk: tuple[int, int]
     note: str
 
 
@@ -79,13 +80,13 @@ HISTORY: dict[str, Record] = {
 
 @dataclass(frozen=True, slots=True)
 class RunResult:
-    """One battle's outcome: winner (``None`` for a draw), ships lost per side, turns."""
+    """One battle's outcome: winner (``None`` for a draw), ships sunk and surrendered per side."""
 
     index: int
     winner: str | None
     sides: tuple[str, str]
-    lost: tuple[int, int]
     sunk: tuple[int, int]
+    surrendered: tuple[int, int]
     turns: int
     #: Set when the engine or an admiral failed mid-game: the run is left out of the table and
     #: counted in its ``errors`` column (the message is printed to stderr).
@@ -108,19 +109,19 @@ def play_one(scenario: str, seed: int, index: int) -> RunResult:
         return RunResult(index, None, sides, (0, 0), (0, 0), game.state.turn, f"{exc}")
     state = game.state
     a, b = state.sides
-    lost = {a: 0, b: 0}
+    struck = {a: 0, b: 0}
     sunk = {a: 0, b: 0}
     for log in state.logs.values():
         fate = ship_fate(log)
         sunk[log.side] += fate in ("sunk", "sinking")
-        lost[log.side] += fate in ("sunk", "sinking", "surrendered")
+        struck[log.side] += fate == "surrendered"
     result = state.result
     return RunResult(
         index=index,
         winner=None if result is None else result.winner,
         sides=(a, b),
-        lost=(lost[a], lost[b]),
         sunk=(sunk[a], sunk[b]),
+        surrendered=(struck[a], struck[b]),
         turns=state.turn,
     )
 
@@ -165,13 +166,13 @@ class Row:
     runs: int
     sides: tuple[str, str]
     victor: str
-    record_lost: tuple[int, int]
+    record_sunk: tuple[int, int]
     victor_rate: float
     victor_ci: tuple[float, float]
     draw_rate: float
-    lost_mean: tuple[float, float]
-    lost_ci: tuple[tuple[float, float], tuple[float, float]]
     sunk_mean: tuple[float, float]
+    sunk_ci: tuple[tuple[float, float], tuple[float, float]]
+    surrendered_mean: tuple[float, float]
     mean_turns: float
     errors: int
     victor_ok: bool
@@ -191,27 +192,27 @@ def summarise(record: Record, results: Sequence[RunResult]) -> Row:
     n = len(results)
     wins = sum(r.winner == record.victor for r in results)
     draws = sum(r.winner is None for r in results)
-    stats = [mean_ci([r.lost[i] for r in results]) for i in (0, 1)]
-    sunk = [sum(r.sunk[i] for r in results) / n for i in (0, 1)]
+    stats = [mean_ci([r.sunk[i] for r in results]) for i in (0, 1)]
+    struck = [sum(r.surrendered[i] for r in results) / n for i in (0, 1)]
     means = (stats[0][0], stats[1][0])
     return Row(
         scenario=record.scenario,
         runs=n,
         sides=sides,
         victor=record.victor,
-        record_lost=record.lost,
+        record_sunk=record.sunk,
         victor_rate=wins / n,
         victor_ci=wilson(wins, n),
         draw_rate=draws / n,
-        lost_mean=means,
-        lost_ci=((stats[0][1], stats[0][2]), (stats[1][1], stats[1][2])),
-        sunk_mean=(sunk[0], sunk[1]),
+        sunk_mean=means,
+        sunk_ci=((stats[0][1], stats[0][2]), (stats[1][1], stats[1][2])),
+        surrendered_mean=(struck[0], struck[1]),
         mean_turns=sum(r.turns for r in results) / n,
         errors=errors,
         victor_ok=wins / n > 0.5,
         losses_ok=(
-            within_factor_two(means[0], record.lost[0]),
-            within_factor_two(means[1], record.lost[1]),
+            within_factor_two(means[0], record.sunk[0]),
+            within_factor_two(means[1], record.sunk[1]),
         ),
     )
 
@@ -219,8 +220,8 @@ def summarise(record: Record, results: Sequence[RunResult]) -> Row:
 def markdown(rows: Sequence[Row]) -> str:
     """The calibration table."""
     head = (
-        "| scenario | runs | historical victor | record lost | victor rate (95 % CI) | draws "
-        "| mean lost, side 1 (95 % CI) | mean lost, side 2 (95 % CI) | of which sunk "
+        "| scenario | runs | historical victor | record sunk | victor rate (95 % CI) | draws "
+        "| mean sunk, side 1 (95 % CI) | mean sunk, side 2 (95 % CI) | mean surrendered "
         "| mean turns | failed runs | target |\n"
         "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     )
@@ -230,12 +231,12 @@ def markdown(rows: Sequence[Row]) -> str:
         ok = "met" if r.meets_target else "NOT met"
         lines.append(
             f"| {r.scenario} | {r.runs} | {r.victor} "
-            f"| {a} {r.record_lost[0]}, {b} {r.record_lost[1]} "
+            f"| {a} {r.record_sunk[0]}, {b} {r.record_sunk[1]} "
             f"| {r.victor_rate:.0%} ({r.victor_ci[0]:.0%}–{r.victor_ci[1]:.0%}) "
             f"| {r.draw_rate:.0%} "
-            f"| {a} {r.lost_mean[0]:.2f} ({r.lost_ci[0][0]:.2f}–{r.lost_ci[0][1]:.2f}) "
-            f"| {b} {r.lost_mean[1]:.2f} ({r.lost_ci[1][0]:.2f}–{r.lost_ci[1][1]:.2f}) "
-            f"| {r.sunk_mean[0]:.2f} / {r.sunk_mean[1]:.2f} "
+            f"| {a} {r.sunk_mean[0]:.2f} ({r.sunk_ci[0][0]:.2f}–{r.sunk_ci[0][1]:.2f}) "
+            f"| {b} {r.sunk_mean[1]:.2f} ({r.sunk_ci[1][0]:.2f}–{r.sunk_ci[1][1]:.2f}) "
+            f"| {r.surrendered_mean[0]:.2f} / {r.surrendered_mean[1]:.2f} "
             f"| {r.mean_turns:.1f} | {r.errors} | {ok} |"
         )
     return head + "\n".join(lines) + "\n"

@@ -125,14 +125,14 @@ def test_tsushima_battle_lines_are_twelve_a_side() -> None:
 @pytest.mark.parametrize("sid", HISTORICAL)
 def test_calibration_record_matches_the_scenario(sid: str) -> None:
     """The historical record the calibration compares with names a side of the scenario as
-    victor and never counts more losses than a side has ships."""
+    victor and never counts more ships sunk than a side has."""
     cal = _calibrate()
     record = cal.HISTORY[sid]
     sc = get_scenario(sid)
     names = [s.name for s in sc.sides]
     assert record.victor in names
     for i in (0, 1):
-        assert 0 <= record.lost[i] <= len(_ships(sc, i))
+        assert 0 <= record.sunk[i] <= len(_ships(sc, i))
 
 
 def test_calibration_loss_target_is_a_factor_of_two() -> None:
@@ -144,21 +144,22 @@ def test_calibration_loss_target_is_a_factor_of_two() -> None:
 
 
 def test_calibration_summary_counts_victor_rate_and_interval() -> None:
-    """A tally of three runs and a failed one: the victor rate, the draw rate and the mean-loss
+    """A tally of three runs and a failed one: the victor rate, the draw rate and the mean-sunk
     interval count only the runs that finished; the failure is counted apart."""
     cal = _calibrate()
     sides = ("China", "Japan")
     runs = [
-        cal.RunResult(0, "Japan", sides, (4, 0), (4, 0), 40),
-        cal.RunResult(1, "Japan", sides, (6, 1), (5, 1), 40),
-        cal.RunResult(2, None, sides, (5, 2), (5, 2), 40),
+        cal.RunResult(0, "Japan", sides, (4, 0), (0, 0), 40),
+        cal.RunResult(1, "Japan", sides, (6, 1), (1, 0), 40),
+        cal.RunResult(2, None, sides, (5, 2), (2, 0), 40),
         cal.RunResult(3, None, sides, (0, 0), (0, 0), 7, error="engine failed"),
     ]
     row = cal.summarise(cal.HISTORY["yalu-1894"], runs)
     assert row.victor_rate == pytest.approx(2 / 3)
     assert row.draw_rate == pytest.approx(1 / 3)
-    assert row.lost_mean == (5.0, 1.0)
-    lo, hi = row.lost_ci[0]
+    assert row.sunk_mean == (5.0, 1.0)
+    assert row.surrendered_mean == (1.0, 0.0)
+    lo, hi = row.sunk_ci[0]
     assert lo == pytest.approx(5.0 - 1.959963984540054 / math.sqrt(3)) and hi > 5.0
     assert row.runs == 3 and row.errors == 1
     assert row.victor_ok and row.losses_ok == (True, False) and not row.meets_target
