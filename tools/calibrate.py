@@ -243,16 +243,13 @@ def markdown(rows: Sequence[Row]) -> str:
 
 
 def use_charts(path: str | None) -> None:
-    """Play with the chart files in ``path`` instead of the packaged ones (for trying a
-    calibration change before it is written into ``data/charts``; ``None`` keeps the packaged
-    charts). Patches the ruleset's one chart accessor in this process."""
+    """Play with the chart files in ``path`` instead of the packaged ones (to try a calibration
+    change before it is written into ``data/charts``); ``None`` keeps the packaged charts."""
     if path is None:
         return
     from battleline.rulesets.bf1900 import ruleset
-    from battleline.rulesets.bf1900.charts import load_charts
 
-    charts = load_charts(path)
-    ruleset._charts = lambda: charts  # type: ignore[assignment]
+    ruleset.use_charts(path)
 
 
 def _job(args: tuple[str, int, int]) -> RunResult:
