@@ -201,8 +201,17 @@ def register(app: typer.Typer) -> None:
         save: Path | None = typer.Option(None, help="save the game record (JSON) here"),
         quiet: bool = typer.Option(False, "--quiet", help="only the summary and the result"),
         picture: Path | None = typer.Option(None, help="where to write the picture of the tracks"),
+        charts: Path | None = typer.Option(
+            None,
+            help="a chart file or folder instead of the built-in (a saved game then "
+            "replays only with the same charts)",
+        ),
     ) -> None:
         """Play a built-in scenario to the end, admiral against admiral."""
+        if charts is not None:
+            from battleline.rulesets.bf1900.ruleset import use_charts
+
+            use_charts(charts)  # validated now: a bad file is one error line, before any play
         run_demo(
             Console(width=110, highlight=False),
             scenario,

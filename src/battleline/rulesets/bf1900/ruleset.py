@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from battleline.engine.dice import SeededDice
@@ -62,9 +63,23 @@ def _land(scenario: str) -> tuple[Land, ...]:
     return tuple(Land.from_coords(p.name, p.points) for p in sc.land)
 
 
-@lru_cache(maxsize=1)
+#: A user's chart file or folder in place of the packaged charts (see :func:`use_charts`).
+_USER_CHARTS: list[Charts] = []
+
+
 def _charts() -> Charts:
-    return load_charts()
+    return _USER_CHARTS[0] if _USER_CHARTS else load_charts()
+
+
+def use_charts(path: str | Path | None) -> Charts:
+    """Play this process's games with the charts in ``path`` (a file or a folder of ``.toml``
+    files, validated now: a bad file raises :class:`RulesDataError` naming file, table and
+    field); ``None`` goes back to the packaged charts (cached by ``load_charts``)."""
+    charts = load_charts(path)
+    _USER_CHARTS.clear()
+    if path is not None:
+        _USER_CHARTS.append(charts)
+    return charts
 
 
 def scale_of(state: GameState) -> Scale:
