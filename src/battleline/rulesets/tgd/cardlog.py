@@ -22,6 +22,7 @@ class CardLog:
     """What has happened to one ship card."""
 
     card: ShipCard
+    label: str = ""
     lost: set[BatteryRef] = field(default_factory=set)
     superstructure_hits: int = 0
     hull_end_hits: int = 0
@@ -34,8 +35,8 @@ class CardLog:
 
     @property
     def name(self) -> str:
-        """The ship's name."""
-        return self.card.name
+        """The ship's name on the table (its card's name unless it was given another)."""
+        return self.label or self.card.name
 
     @property
     def immobile(self) -> bool:
@@ -96,14 +97,16 @@ class CardLog:
             state += ", burning furiously"
         ends = self.card.hull_ends - min(self.hull_end_hits, self.card.hull_ends)
         centre = self.card.hull_centre - min(self.hull_centre_hits, self.card.hull_centre)
+        who = f"{self.label} ({self.card.title})" if self.label else self.card.title
         return (
-            f"{self.card.title}: {self.speed} kn, batteries lost {len(self.lost)}, "
+            f"{who}: {self.speed} kn, batteries lost {len(self.lost)}, "
             f"superstructure {self.superstructure_left() or '-'}, H {ends}/{centre}, {state}"
         )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON (the card itself is saved by name)."""
         return {
+            "label": self.label,
             "lost": sorted([loc, i] for loc, i in self.lost),
             "superstructure_hits": self.superstructure_hits,
             "hull_end_hits": self.hull_end_hits,
@@ -129,6 +132,7 @@ class CardLog:
         stopped = data.get("stopped_by")
         return cls(
             card=card,
+            label=str(data.get("label", "")),
             lost=battery_set("lost"),
             superstructure_hits=int(data["superstructure_hits"]),
             hull_end_hits=int(data["hull_end_hits"]),

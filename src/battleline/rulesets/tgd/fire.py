@@ -134,12 +134,18 @@ def select_batteries(
 
     if not order.arcs:
         chosen = [(ref, b) for ref, b in ready if bearing_on(b)]
-        if not chosen:
-            why = "all have fired this phase" if same and not ready else "none bears"
+        if not chosen and same and not ready:
             raise _refuse(
                 name,
-                f"no strength-{order.strength} battery can fire at {target} on bearing "
-                f"{order.bearing:g}° ({why})",
+                f"every strength-{order.strength} battery has fired this phase; "
+                "each battery fires once per fire phase",
+                "TGD-FIRE-01",
+            )
+        if not chosen:
+            raise _refuse(
+                name,
+                f"no strength-{order.strength} battery bears on {target} at bearing "
+                f"{order.bearing:g}°",
                 "TGD-FIRE-03",
             )
         return chosen
