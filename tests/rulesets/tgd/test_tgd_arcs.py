@@ -99,7 +99,8 @@ def test_unknown_arc_code_is_refused() -> None:
     ],
 )
 def test_TGD_HIT_05_rake_is_a_45_degree_arc_on_bow_and_stern(aspect: float, rake: bool) -> None:
-    """AMB-59: 45° in total centred on the bow line and on the stern line."""
+    """AMB-59: 45° in total centred on the bow line and on the stern line (the rake arcs the lost
+    Arc of Fire chart draws, REF-TGD-02)."""
     assert raked(aspect) is rake
 
 

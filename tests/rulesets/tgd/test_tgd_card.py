@@ -76,6 +76,11 @@ def test_EX_TGD_01_battery_notation_round_trips(arc: str, strength: int, guns: i
     assert str(battery) == f"{arc} {strength}x{guns}"
 
 
+def test_AMB_67_pelayo_has_two_strength_5_guns() -> None:
+    """The seed's "has to strength five guns" reads as two strength-5 guns, one fp and one fs."""
+    assert load_card("Pelayo").columns[1] == (Battery("fp", 5, 1), Battery("fs", 5, 1))
+
+
 def test_every_packaged_card_loads_for_each_nation() -> None:
     names = card_names()
     assert {"Pelayo", "Infanta Maria Teresa", "Dingyuan", "Iowa", "Oregon", "Mikasa"} <= set(names)

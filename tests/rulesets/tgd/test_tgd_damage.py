@@ -41,7 +41,8 @@ def wreck_topside(log: CardLog) -> None:
 
 
 def test_EX_TGD_10_locations_sorted_and_announced_with_the_strength() -> None:
-    """TGD-LOC-01/02: dice {5, 2, 6, 5} → "four strength three hits in locations 2, 5, 5 and 6"."""
+    """TGD-LOC-01, TGD-LOC-02: dice {5, 2, 6, 5} → "four strength three hits in locations 2, 5,
+    5 and 6"."""
     dice = FixedDice([5, 2, 6, 5])
     locations = roll_locations(dice, 4, ship="Pelayo")
     dice.assert_consumed()
@@ -100,6 +101,7 @@ def test_TGD_DMG_02_from_astern_the_aft_gun_goes_first_and_the_whole_battery_is_
 
 
 def test_TGD_DMG_03_04_secondary_and_tertiary_columns_lose_the_nearest_battery() -> None:
+    """TGD-DMG-03 (location 2) and TGD-DMG-04 (location 3) follow the location-1 rule."""
     pelayo = ship()
     assert hit(pelayo, 2, aspect=300.0)[0][0] == "battery fp 5x1 destroyed"
     assert hit(pelayo, 3, aspect=100.0)[0][0] == "battery s 1x6 destroyed"
@@ -190,6 +192,7 @@ def test_AMB_64_topside_wrecked_counts_missing_columns_as_destroyed() -> None:
 
 
 def test_TGD_REFD_01_02_emptied_gun_column_passes_the_hit_to_location_4() -> None:
+    """TGD-REFD-01, TGD-REFD-02: a hit on an emptied location 2 lands on location 4."""
     pelayo = ship()
     pelayo.lost = {(2, 0), (2, 1)}
     effect, events = hit(pelayo, 2)
