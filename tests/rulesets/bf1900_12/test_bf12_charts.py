@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from bf12_helpers import CHARTS
 
 from battleline.errors import RulesDataError
 from battleline.rulesets.bf1900.ship import FloodLevel
 from battleline.rulesets.bf1900_12.charts import DIE, load_charts
-from bf12_helpers import CHARTS
 
 DATA = Path(__file__).parents[3] / "src/battleline/rulesets/bf1900_12/data/charts"
 
@@ -152,7 +152,9 @@ def _copy(tmp_path: Path, replace: tuple[str, str, str] | None = None) -> Path:
 
 def test_a_user_chart_directory_replaces_the_packaged_one(tmp_path: Path) -> None:
     """Charts are data: a user directory loads and is validated the same way."""
-    charts = load_charts(_copy(tmp_path, ("control.toml", 'recover_ct = "7-12"', 'recover_ct = "8-12"')))
+    charts = load_charts(
+        _copy(tmp_path, ("control.toml", 'recover_ct = "7-12"', 'recover_ct = "8-12"'))
+    )
     assert charts.repair_range("recover_ct") == (8, 12)
 
 
