@@ -27,8 +27,12 @@ def flooding(name: str = "Majestic", **kw: object) -> ShipStatus:
 
 @pytest.mark.parametrize(
     ("roll", "outcome", "still"),
-    [(6, FloodingOutcome.STOPPED, False), (5, FloodingOutcome.CONTINUES, True),
-     (2, FloodingOutcome.CONTINUES, True), (1, FloodingOutcome.WORSENED, True)],
+    [
+        (6, FloodingOutcome.STOPPED, False),
+        (5, FloodingOutcome.CONTINUES, True),
+        (2, FloodingOutcome.CONTINUES, True),
+        (1, FloodingOutcome.WORSENED, True),
+    ],
 )
 def test_EX_DRV_13_calm_weather(roll: int, outcome: FloodingOutcome, still: bool) -> None:
     """DBA-DC-01: 6 stops, 2–5 continues, 1 continues and adds a damaged marker."""

@@ -99,14 +99,26 @@ def test_range_bands_from_distance() -> None:
 @pytest.mark.parametrize(
     ("text", "field"),
     [
-        ('reconstructed = true\n[[ship]]\nname = "A"\ntype = "battleship"\naf = [1,2,3]\n'
-         'df = "3"\nspeed = "2"\n', "af"),
-        ('reconstructed = true\n[[ship]]\nname = "A"\ntype = "dreadnought"\naf = [1,2,3,4]\n'
-         'df = "3"\nspeed = "2"\n', "type"),
-        ('reconstructed = true\n[[ship]]\nname = "A"\ntype = "battleship"\naf = [1,2,3,4]\n'
-         'df = "5"\nspeed = "2"\n', "df"),
-        ('reconstructed = true\n[[ship]]\nname = "A"\ntype = "battleship"\naf = [1,2,3,4]\n'
-         'df = "3"\nspeed = "2"\ntorpedo = 3\n', "torpedo"),
+        (
+            'reconstructed = true\n[[ship]]\nname = "A"\ntype = "battleship"\naf = [1,2,3]\n'
+            'df = "3"\nspeed = "2"\n',
+            "af",
+        ),
+        (
+            'reconstructed = true\n[[ship]]\nname = "A"\ntype = "dreadnought"\naf = [1,2,3,4]\n'
+            'df = "3"\nspeed = "2"\n',
+            "type",
+        ),
+        (
+            'reconstructed = true\n[[ship]]\nname = "A"\ntype = "battleship"\naf = [1,2,3,4]\n'
+            'df = "5"\nspeed = "2"\n',
+            "df",
+        ),
+        (
+            'reconstructed = true\n[[ship]]\nname = "A"\ntype = "battleship"\naf = [1,2,3,4]\n'
+            'df = "3"\nspeed = "2"\ntorpedo = 3\n',
+            "torpedo",
+        ),
         ('[[ship]]\nname = "A"\n', "reconstructed"),
     ],
 )
@@ -122,7 +134,7 @@ def test_malformed_core_names_the_table(tmp_path: Path) -> None:
     good = (Path(__file__).parents[3] / "src/battleline/rulesets/dba/data/core.toml").read_text()
     p = tmp_path / "core.toml"
     p.write_text(good.replace('beaten = "damaged"', 'beaten = "wrecked"', 1))
-    with pytest.raises(RulesDataError, match="outcome.ship"):
+    with pytest.raises(RulesDataError, match=r"outcome\.ship"):
         load_core(p)
     p.write_text(good.replace("normal = 4", "normal = 0.5", 1))
     with pytest.raises(RulesDataError, match="range_bands"):

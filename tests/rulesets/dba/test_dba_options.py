@@ -20,13 +20,21 @@ def test_scenario_list_turns_options_on_and_off() -> None:
 
 
 def test_every_named_toggle_exists() -> None:
-    for name in ("open_barbettes", "nets", "rough_weather", "bow_stern_arcs", "monster_guns",
-                 "windy_corners", "tb_launch", "ramming"):
+    for name in (
+        "open_barbettes",
+        "nets",
+        "rough_weather",
+        "bow_stern_arcs",
+        "monster_guns",
+        "windy_corners",
+        "tb_launch",
+        "ramming",
+    ):
         assert name in Options.names()
 
 
 def test_unknown_option_is_a_clear_error() -> None:
-    with pytest.raises(ScenarioError, match="unknown option 'fog'.*known options: ramming"):
+    with pytest.raises(ScenarioError, match=r"unknown option 'fog'.*known options: ramming"):
         Options.parse(["fog"])
     with pytest.raises(ScenarioError, match="both switched on and off"):
         Options.parse(["nets", "no_nets"])

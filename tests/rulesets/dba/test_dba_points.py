@@ -39,8 +39,9 @@ def test_DBA_PV_01_df4_star_special_and_df0_halving() -> None:
     assert points_value(ship(df=4)) == 3 + 0 + 4 + 3 + 2 - 1
     assert points_value(ship(speed_mark=SpeedMark.SLOW)) == 7
     assert points_value(ship(protection=Protection.SPECIAL)) == 9
-    tbd = ship(type=ShipType.TBD, af=AttackFactors(1, 1, None, None), df=0,
-               speed_mark=SpeedMark.FAST)
+    tbd = ship(
+        type=ShipType.TBD, af=AttackFactors(1, 1, None, None), df=0, speed_mark=SpeedMark.FAST
+    )
     # (1 + 0 + 0 + 3 − 1) / 2 = 1.5 → 1 (AMB-88 rounds down); a TBD pair costs 2.
     assert points_value(tbd) == 1
     assert points_value(A["Havock"]) * 2 == 2
@@ -54,8 +55,12 @@ def test_DBA_PV_02_monster_guns_average_factors() -> None:
 
 def test_DBA_TYPE_08_no_discount_for_bad_boats_broadside_inferior_or_extra_for_rams() -> None:
     plain = points_value(ship())
-    for kw in ({"flags": frozenset({Flag.BAD_SEA_BOAT})}, {"layout": Layout.BROADSIDE},
-               {"protection": Protection.INFERIOR}, {"flags": frozenset({Flag.RAM})}):
+    for kw in (
+        {"flags": frozenset({Flag.BAD_SEA_BOAT})},
+        {"layout": Layout.BROADSIDE},
+        {"protection": Protection.INFERIOR},
+        {"flags": frozenset({Flag.RAM})},
+    ):
         assert points_value(ship(**kw)) == plain, kw
     assert points_value(ship(protection=Protection.SPECIAL)) == plain + 1
 

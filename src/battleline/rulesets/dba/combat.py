@@ -636,30 +636,28 @@ class CombatRound:
         log: EventLog | None = None,
         core: CoreTables | None = None,
     ) -> list[tuple[AttackRoll, Result]]:
-        """Roll all torpedo attacks, then all gunfire on the unchanged ships, then apply."""
+        """Roll all torpedo attacks, then all gunfire on the unchanged ships; then apply the
+        gunfire results and after them the torpedo results, so gunfire is read against the ships
+        as they were (AMB-85). Returns (roll, final result) in rolling order."""
         core = core or load_core()
         rolled = [
             roll_attack(a, self.ships[a.target], dice, log=log, core=core)
             for a in (*self.torpedoes, *self.guns)
         ]
-        out: list[tuple[AttackRoll, Result]] = []
-        for r in rolled:
-            a = r.attack
-            out.append(
-                (
-                    r,
-                    apply_attack(
-                        r,
-                        self.ships[a.shooter],
-                        self.ships[a.target],
-                        dice,
-                        options=options,
-                        log=log,
-                        core=core,
-                    ),
-                )
+        n = len(self.torpedoes)
+        finals: dict[int, Result] = {}
+        for i in (*range(n, len(rolled)), *range(n)):
+            a = rolled[i].attack
+            finals[i] = apply_attack(
+                rolled[i],
+                self.ships[a.shooter],
+                self.ships[a.target],
+                dice,
+                options=options,
+                log=log,
+                core=core,
             )
-        return out
+        return [(r, finals[i]) for i, r in enumerate(rolled)]
 
 
 def multiple_torpedo_targets(
