@@ -141,6 +141,8 @@ def test_DBA_MG_01_monster_guns_secondary_factor_in_enemy_spell() -> None:
 
 
 def test_DBA_BSA_01_lozenge_end_on_at_long_range_without_reduction() -> None:
+    """DBA-BSA-01; DBA-BSA-03 (flavour): only at long and extreme range, in a corridor narrower
+    than any wing turret's arc, and never at normal range where secondaries matter."""
     h = A["Hoche"]
     bsa = Options(bow_stern_arcs=True)
     mode = fire_mode(h, arc=BOW, band=L, in_corridor=True, options=bsa)
@@ -219,6 +221,7 @@ def test_DBA_RW_02_hindered_types_fire_at_minus_one_in_rough_weather() -> None:
 
 
 def test_DBA_OB_01_02_open_barbettes() -> None:
+    """DBA-OB-01 (+1 at extreme) and DBA-OB-02 (close range: a second shot)."""
     ob = Options(open_barbettes=True)
     assert "DBA-OB-01" in rules(one(s("Majestic"), s("Royal Sovereign"), band=X, options=ob))
     assert "DBA-OB-01" not in rules(one(s("Majestic"), s("Royal Sovereign"), band=X))
@@ -242,6 +245,7 @@ def test_DBA_OB_01_02_open_barbettes() -> None:
 
 # --- torpedoes ----------------------------------------------------------------------------
 def test_DBA_TORP_01_factor_one_one_attack_per_game_uncrippled() -> None:
+    """DBA-TORP-01; DBA-TORP-08 (flavour): the per-game allowance stops pot-shotting."""
     maj = s("Majestic")
     torpedo_attack(maj, s("Mikasa"), af=1, arc=SB, band=C)
     with pytest.raises(IllegalOrderError, match="DBA-TORP-01"):
@@ -273,6 +277,8 @@ def test_DBA_TORP_03_enemy_spell_attacks_at_factor_one() -> None:
 
 
 def test_DBA_TORP_04_05_torpedo_arcs() -> None:
+    """DBA-TORP-04 (TBD/TB bow or beam, full) and DBA-TORP-05 (others: beam full, ends
+    reduced)."""
     assert not torpedo_attack(s("Havock"), s("Majestic"), af=1, arc=BOW, band=C).reduced
     assert not torpedo_attack(s("Havock"), s("Majestic"), af=1, arc=PT, band=C).reduced
     with pytest.raises(IllegalOrderError, match="DBA-TORP-04"):

@@ -66,13 +66,22 @@ def test_EX_DBA_07_named_class_examples_present_in_annex_a() -> None:
     assert any(s.inferior_protection for s in A.ships.values())
 
 
+def test_DBA_NET_05_nets_fitted_by_most_navies_but_not_the_usa() -> None:
+    """DBA-NET-05 (flavour) through Annex A data."""
+    ships = A.ships.values()
+    assert not any(s.nets for s in ships if s.nation == "US")
+    assert {s.nation for s in ships if s.nets} >= {"GB", "FR", "IT", "JP", "DE"}
+
+
 def test_DBA_TYPE_02_03_04_new_types_and_bad_sea_boats() -> None:
+    """DBA-TYPE-02 (TGB), DBA-TYPE-03 (2nd Class TB), DBA-TYPE-04 (bad sea boats)."""
     assert A["Sharpshooter"].type is ShipType.TGB
     assert A["2nd Class TB"].type is ShipType.TB_2
     assert A["Royal Sovereign"].bad_sea_boat and not A["Majestic"].bad_sea_boat
 
 
 def test_DBA_TYPE_01_star_speed_and_DBA_MOV_01_two_plus_in_annex() -> None:
+    assert A["Havock"].torpedo == 2 and A["Majestic"].torpedo == 1  # REF-DBA-02 factors 1, 2
     assert A["Havock"].speed_text == "2+" and A["Havock"].fast
     assert A["Devastation"].speed_mark is SpeedMark.SLOW
 

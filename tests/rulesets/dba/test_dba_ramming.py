@@ -90,7 +90,7 @@ def _score(roll: int, kind: RamKind, edge: Edge, declared: int = 2, target_speed
 
 
 def test_EX_DRV_10_thresholds() -> None:
-    """DBA-RAM-07/08/09 with D6 + 2 bases − 2 bases = the roll (DBA-RAM-05)."""
+    """DBA-RAM-07, DBA-RAM-08, DBA-RAM-09 with D6 + 2 bases − 2 bases = the roll (DBA-RAM-05)."""
     assert _score(5, VOL, Edge.BROADSIDE).effective
     assert not _score(4, VOL, Edge.BROADSIDE).effective
     assert _score(6, INVOL, Edge.BROADSIDE).effective
@@ -108,7 +108,8 @@ def test_EX_DRV_10_thresholds() -> None:
 
 
 def test_DBA_RAM_05_06_score_speeds_and_ram_manoeuvrability() -> None:
-    """AMB-80: a ram rammer adds 1, a ram target takes 1 off; two rams cancel."""
+    """DBA-RAM-05 and DBA-RAM-06 (AMB-80): a ram rammer adds 1, a ram target takes 1 off; two
+    rams cancel."""
     m, c, p = A["Majestic"], A["Conqueror"], A["Polyphemus"]
     assert ram_score(3, rammer=m, target=m, declared_bases=2, target_speed=1) == 4
     assert ram_score(3, rammer=c, target=m, declared_bases=2, target_speed=1) == 5

@@ -83,6 +83,17 @@ def test_EX_DBA_01_to_05_windy_corner_spell_by_spell() -> None:
     assert no_deduction(sc_c.penalties(5, "D", BLUE[4:]))
 
 
+def test_DBA_WC_02_exempt_next_spell_against_any_ship_on_the_same_corner() -> None:
+    """DBA-WC-02: not necessarily the same target ship."""
+    sc = SplashConfusion(ON)
+    sc.turn_in_succession("Red", RED, degrees=90, location="L1", first_through="A")
+    sc.fire(1, "A", ["b1", "b2", "b3"])
+    sc.leave("A")
+    sc.arrive("B", "L1")
+    assert no_deduction(sc.penalties(2, "B", ["b1", "b2", "b3", "b4", "b5"]))
+    assert sc.penalties(3, "B", ["b1", "b2", "b3"])["b1"] == -1  # only the next spell
+
+
 def test_DBA_WC_05_bonus_does_not_transfer_between_corners() -> None:
     sc = SplashConfusion(ON)
     sc.turn_in_succession("Red", RED, degrees=90, location="L1", first_through="A")
