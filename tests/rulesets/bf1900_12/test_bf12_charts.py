@@ -50,9 +50,9 @@ def test_BF12C_SHL_05_a_third_of_every_column_does_no_damage() -> None:
 def test_BF12C_SHL_01_02_03_column_by_penetration_against_armour(
     penetration: int, armour: int, portion: str, column: str
 ) -> None:
-    """BF12C-SHL-01/02/03, AMB-43, AMB-46: above armour the margin picks the Penetration column
-    ("1,2" = margin 1 or 2); otherwise at or below half the armour the left No Penetration
-    column, above half the right one."""
+    """BF12C-SHL-01, BF12C-SHL-02, BF12C-SHL-03, AMB-43, AMB-46: above armour the margin picks the
+    Penetration column ("1,2" = margin 1 or 2); otherwise at or below half the armour the left No
+    Penetration column, above half the right one."""
     col = CHARTS.shell_column(penetration, armour)
     assert (col.portion, col.name) == (portion, column)
 
@@ -81,8 +81,9 @@ def test_EX_BF12C_04_and_EX_DRV_06_flooding_columns() -> None:
 
 
 def test_BF12C_CRIT_03_to_08_lines() -> None:
-    """BF12C-CRIT-01..08: Fire 10–11 → Misc, nothing else (AMB-52); Sev/Hvy FL 10+ → a roll in
-    the named column (150FL at 11); Main/TT 12 → Explosion; an Explosion result "3F, 200FL";
+    """BF12C-CRIT-01, BF12C-CRIT-02, BF12C-CRIT-03, BF12C-CRIT-04, BF12C-CRIT-05, BF12C-CRIT-06,
+    BF12C-CRIT-07, BF12C-CRIT-08: Fire 10–11 → Misc, nothing else (AMB-52); Sev/Hvy FL 10+ → a roll
+    in the named column (150FL at 11); Main/TT 12 → Explosion; an Explosion result "3F, 200FL";
     Elec/Hydr and Steering lines hit weapons and the steering."""
     fire = [CHARTS.critical("fire", f) for f in range(1, 13)]
     assert [f for f, c in enumerate(fire, 1) if c] == [10, 11]
@@ -110,9 +111,9 @@ def test_BF12C_MISC_01_every_misc_face_has_codes() -> None:
 
 
 def test_BF12C_DCC_01_and_repair_values() -> None:
-    """BF12C-DCC-01, BF12-REP-02..05, BF12-CMDA-02/04/06 (REF-BF12-08): main, propulsion,
-    steering 12; secondary and fire 11–12; sink modifier 10–12; flood magazine and counterflood
-    4–12; recover CT 7–12."""
+    """BF12C-DCC-01, BF12-REP-02, BF12-REP-03, BF12-REP-04, BF12-REP-05, BF12-CMDA-02, BF12-CMDA-04,
+    BF12-CMDA-06 (REF-BF12-08): main, propulsion, steering 12; secondary and fire 11–12; sink
+    modifier 10–12; flood magazine and counterflood 4–12; recover CT 7–12."""
     r = CHARTS.repair_range
     assert r("main") == r("propulsion") == r("steering") == (12, 12)
     assert r("secondary") == r("fire") == (11, 12)
@@ -131,8 +132,8 @@ def test_BF12C_SINKC_01_rows_start_at_five_points() -> None:
 
 
 def test_BF12C_TH_01_torpedo_cells_are_d12_scores() -> None:
-    """BF12C-TH-01/04: converging/diverging × rake/beam, plus Stationary with nets; diverging
-    and rakes are harder (AMB-54)."""
+    """BF12C-TH-01, BF12C-TH-04: converging/diverging × rake/beam, plus Stationary with nets;
+    diverging and rakes are harder (AMB-54)."""
     t = CHARTS.torpedo_to_hit
     for course in ("converging", "diverging", "stationary_nets"):
         for aspect in ("rake", "beam"):

@@ -194,8 +194,8 @@ def test_EX_BF12_02_main_hit_location_1_to_6_forward_7_to_12_aft() -> None:
 
 
 def test_BF12_MAIN_03_04_destroyed_turret_still_hit_and_checked() -> None:
-    """BF12-MAIN-03/04, BF12-LOC-01: a destroyed turret can be hit again (a wasted shot) and
-    still needs the Main/TT critical roll; a flooded magazine skips it (BF12-CMDA-02)."""
+    """BF12-MAIN-03, BF12-MAIN-04, BF12-LOC-01: a destroyed turret can be hit again (a wasted shot)
+    and still needs the Main/TT critical roll; a flooded magazine skips it (BF12-CMDA-02)."""
     log = mikasa()
     log.positions["A"].destroyed = True
     dice, events = FixedDice([2, 1]), EventLog()  # location A, critical roll 1 (nothing)
@@ -210,7 +210,8 @@ def test_BF12_MAIN_03_04_destroyed_turret_still_hit_and_checked() -> None:
 
 
 def test_BF12C_CRIT_05_main_12_goes_to_the_explosion_line() -> None:
-    """BF12C-CRIT-05/06, BF12C-CRIT-02 (domino line): Main/TT 12 → Explosion; face 1 → F."""
+    """BF12C-CRIT-05, BF12C-CRIT-06, BF12C-CRIT-02 (domino line): Main/TT 12 → Explosion; face 1 →
+    F."""
     log, dice, events = mikasa(), FixedDice([1, 12, 1]), EventLog()
     apply_codes(log, ["M"], ctx(dice, events))
     dice.assert_consumed()
@@ -227,9 +228,9 @@ def test_EX_BF12C_06_explosion_three_fires_and_a_200_roll() -> None:
 
 
 def test_EX_BF12_03_one_S_hit_takes_a_secondary_and_a_boat_gun_from_the_embattled_side() -> None:
-    """EX-BF12-03, BF12-SEC-01/03/04: one S → one position of each secondary-or-smaller type
-    (secondary, tertiary, boat); pattern 1 rolls the section (d12 in thirds: 5 → mid), pattern 0
-    rolls nothing; all on the port (embattled) side: odd-numbered boxes."""
+    """EX-BF12-03, BF12-SEC-01, BF12-SEC-03, BF12-SEC-04: one S → one position of each secondary-or-
+    smaller type (secondary, tertiary, boat); pattern 1 rolls the section (d12 in thirds: 5 → mid),
+    pattern 0 rolls nothing; all on the port (embattled) side: odd-numbered boxes."""
     log, dice = mikasa(), FixedDice([5])
     apply_codes(log, ["S"], ctx(dice, aspect=Aspect.PORT))
     dice.assert_consumed()
@@ -261,9 +262,9 @@ def test_mikasa_pattern_1_sections_are_1_5_1() -> None:
 
 
 def test_EX_BF12_01_and_BF12_PROP_destroyed_box_bumps_damaged_marks() -> None:
-    """EX-BF12-01, BF12-PROP-01..04: 2 destroyed + 4 damaged, a destroyed-box result → 3
-    destroyed, 3 damaged, 1 propulsion access in the margin; boxes go from the top down, one
-    mark each."""
+    """EX-BF12-01, BF12-PROP-01, BF12-PROP-02, BF12-PROP-03, BF12-PROP-04: 2 destroyed + 4
+    damaged, a destroyed-box result → 3 destroyed, 3 damaged, 1 propulsion access in the
+    margin; boxes go from the top down, one mark each."""
     log = mikasa()
     log.propulsion.destroyed, log.propulsion.damaged = 2, 4
     apply_codes(log, ["Px"], ctx(FixedDice([])))
@@ -277,8 +278,8 @@ def test_EX_BF12_01_and_BF12_PROP_destroyed_box_bumps_damaged_marks() -> None:
 
 
 def test_BF12_DMG_03_fire_and_flooding_lines_and_EX_BF12C_05() -> None:
-    """BF12-DMG-03, BF12C-CRIT-03/04, EX-BF12C-05: one roll per fire (10 → Misc, here SL) and
-    per heavy or severe compartment (11 → 150FL: an Occurrence roll in "150>")."""
+    """BF12-DMG-03, BF12C-CRIT-03, BF12C-CRIT-04, EX-BF12C-05: one roll per fire (10 → Misc, here
+    SL) and per heavy or severe compartment (11 → 150FL: an Occurrence roll in "150>")."""
     log = mikasa()
     log.fires_external = 1
     log.compartments[Compartment.FORWARD].level = FloodLevel.HEAVY
@@ -305,8 +306,8 @@ def test_BF12C_CRIT_01_cyclic_fire_keeps_rolling_each_turn() -> None:
 
 
 def test_EX_DRV_04_and_BF12_SINK_01_03_sink_roll() -> None:
-    """EX-DRV-04, BF12-SINK-01/03, BF12C-SINKC-01: 4 points → no roll; 5 (Moderate 2 + Heavy 3)
-    → a d12 in row 5 (12 sinks), then one more d12 is the turns left."""
+    """EX-DRV-04, BF12-SINK-01, BF12-SINK-03, BF12C-SINKC-01: 4 points → no roll; 5 (Moderate 2 +
+    Heavy 3) → a d12 in row 5 (12 sinks), then one more d12 is the turns left."""
     log = mikasa()
     log.compartments[Compartment.FORWARD].level = FloodLevel.HEAVY
     log.compartments[Compartment.AFT].level = FloodLevel.LIGHT
@@ -333,8 +334,8 @@ def test_BF12_REP_05_sink_modifier_moves_the_roll_in_her_favour() -> None:
 
 
 def test_BF12_SINK_02_04_a_sinking_ship_stops_and_smokes() -> None:
-    """BF12-SINK-02/04: once sinking every weapon ceases fire, no more damage is tracked and no
-    damage control is done; a burning ship makes smoke."""
+    """BF12-SINK-02, BF12-SINK-04: once sinking every weapon ceases fire, no more damage is tracked
+    and no damage control is done; a burning ship makes smoke."""
     log = mikasa()
     log.fires_external = 1
     log.compartments[Compartment.FORWARD].level = FloodLevel.SEVERE
@@ -350,8 +351,9 @@ def test_BF12_SINK_02_04_a_sinking_ship_stops_and_smokes() -> None:
 
 
 def test_BF12_UNV_01_and_BF12C_UNV_uneven_flooding_comes_and_goes() -> None:
-    """BF12-UNV-01, BF12C-UNV-01/02, AMB-53: a side-to-side difference lists the ship with damage
-    hits that no repair removes; evening the flooding removes them. Fore/aft hurts less."""
+    """BF12-UNV-01, BF12C-UNV-01, BF12C-UNV-02, AMB-53: a side-to-side difference lists the ship
+    with damage hits that no repair removes; evening the flooding removes them. Fore/aft hurts
+    less."""
     log = mikasa()
     log.compartments[Compartment.PORT].level = FloodLevel.HEAVY
     update_listing(log, CHARTS, EventLog())
@@ -365,7 +367,7 @@ def test_BF12_UNV_01_and_BF12C_UNV_uneven_flooding_comes_and_goes() -> None:
 
 
 def test_BF12_DMG_02_07_the_whole_phase_in_order() -> None:
-    """BF12-DMG-02/07, BF12-DMG-01: Steps One to Four run in order; flooding points per
+    """BF12-DMG-02, BF12-DMG-07, BF12-DMG-01: Steps One to Four run in order; flooding points per
     compartment are 1, 2, 3, 4 (Light … Severe) and the ship log records the damage."""
     log = mikasa()
     log.compartments[Compartment.FORWARD].level = FloodLevel.SEVERE  # 4 points

@@ -1,5 +1,7 @@
-"""1D12 damage control: the pool, two dice per event, repair values, command actions
-(BF12-DC-01..04, BF12-REP-01..07, BF12-CMDA-01..06, BF12C-DCC-01)."""
+"""1D12 damage control: the pool, two dice per event, repair values, command actions (BF12-DC-01,
+BF12-DC-02, BF12-DC-03, BF12-DC-04, BF12-REP-01, BF12-REP-02, BF12-REP-03, BF12-REP-04,
+BF12-REP-05, BF12-REP-06, BF12-REP-07, BF12-CMDA-01, BF12-CMDA-02, BF12-CMDA-03, BF12-CMDA-04,
+BF12-CMDA-05, BF12-CMDA-06, BF12C-DCC-01)."""
 
 from __future__ import annotations
 
@@ -29,8 +31,8 @@ def _dc(log: ShipLog, text: str, values: list[int], pool: int = 6) -> EventLog:
 
 
 def test_EX_DRV_07_and_BF12_DC_03_04_pool_is_propulsion_boxes_not_destroyed() -> None:
-    """EX-DRV-07, BF12-DC-03/04, DIFF-03: 6 boxes, 2 destroyed and 3 damaged → 4 dice; damaged
-    boxes still count."""
+    """EX-DRV-07, BF12-DC-03, BF12-DC-04, DIFF-03: 6 boxes, 2 destroyed and 3 damaged → 4 dice;
+    damaged boxes still count."""
     log = mikasa()
     assert dc_pool(log) == 6
     log.propulsion.destroyed, log.propulsion.damaged = 2, 3
@@ -89,8 +91,9 @@ def test_BF12C_DCC_01_and_BF12_REP_06_each_slash_its_own_roll() -> None:
     ],
 )
 def test_BF12_REP_02_to_05_repair_values(text: str, setup: str, fail: int, ok: int) -> None:
-    """BF12-REP-02..05, BF12-CMDA-06, BF12-DC-01: main/propulsion/steering need 12, secondary
-    and fire 11–12, the sink modifier 10–12, recovering from a CT hit 7–12."""
+    """BF12-REP-02, BF12-REP-03, BF12-REP-04, BF12-REP-05, BF12-CMDA-06, BF12-DC-01:
+    main/propulsion/steering need 12, secondary and fire 11–12, the sink modifier 10–12, recovering
+    from a CT hit 7–12."""
 
     def fresh() -> ShipLog:
         log = mikasa()
@@ -158,9 +161,9 @@ def test_EX_BF12_05_flood_magazine() -> None:
 
 
 def test_BF12_CMDA_03_04_counterflood() -> None:
-    """BF12-CMDA-03/04, DIFF-19: only with uneven flooding, into the opposing compartment, to any
-    level, on 4–12; a failure locks nothing; the counterflooded compartment never rolls
-    criticals."""
+    """BF12-CMDA-03, BF12-CMDA-04, DIFF-19: only with uneven flooding, into the opposing
+    compartment, to any level, on 4–12; a failure locks nothing; the counterflooded compartment
+    never rolls criticals."""
     log = mikasa()
     with pytest.raises(IllegalOrderError, match="BF12-CMDA-03"):
         validate_declarations(log, parse_declarations("Mikasa", "CF:starboard=heavy"), 6)

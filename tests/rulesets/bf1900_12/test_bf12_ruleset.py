@@ -56,8 +56,8 @@ def test_the_1d12_cruiser_duel_plays_to_the_end_on_d12s(seed: int) -> None:
 
 
 def test_damage_control_orders_are_checked_on_submission() -> None:
-    """BF12-DC-02/03 at the order gate: a legal-looking line that breaks a rule is refused with
-    the rule ID, naming the ship."""
+    """BF12-DC-02, BF12-DC-03 at the order gate: a legal-looking line that breaks a rule is refused
+    with the rule ID, naming the ship."""
     from battleline.rulesets.bf1900_12.ruleset import parse_damage_control
 
     game = Game(get_ruleset("bf1900-1d12"), SCENARIO, 1)
