@@ -3,7 +3,7 @@
 Usage::
 
     python tools/calibrate.py [--runs 20] [--seed 1905] [--workers 2] [--json out.json]
-                              [--charts DIR]
+                              [--skills historical|green|veteran|elite] [--charts DIR]
                               [SCENARIO ...]
 
 Each run of each historical scenario is one battle played to its end by the AI admirals (the
@@ -78,6 +78,25 @@ HISTORY: dict[str, Record] = {
 }
 
 
+#: Crew quality by side for ``--skills historical``: the AI admiral's range-taking skill
+#: (``battleline.ai.ranging.SKILLS``), set from the record of each navy's gunnery and training.
+HISTORICAL_SKILLS: dict[str, dict[str, str]] = {
+    "yalu-1894": {"China": "green", "Japan": "veteran"},
+    "santiago-1898": {"Spain": "green", "United States": "veteran"},
+    "yellow-sea-1904": {"Russia": "green", "Japan": "elite"},
+    "tsushima-1905": {"Russia": "green", "Japan": "elite"},
+    "ulsan-1904": {"Russia": "veteran", "Japan": "elite"},
+}
+
+
+def skills_for(scenario: str, mode: str) -> dict[str, str]:
+    """Each side's admiral skill: ``historical`` (:data:`HISTORICAL_SKILLS`) or one level for
+    both sides (``green``, ``veteran`` — the demo's — or ``elite``)."""
+    if mode == "historical":
+        return dict(HISTORICAL_SKILLS[scenario])
+    return {}
+
+
 @dataclass(frozen=True, slots=True)
 class RunResult:
     """One battle's outcome: winner (``None`` for a draw), ships sunk and surrendered per side."""
@@ -93,17 +112,26 @@ class RunResult:
     error: str | None = None
 
 
-def play_one(scenario: str, seed: int, index: int) -> RunResult:
-    """Play run ``index`` of the sweep seeded ``seed`` to its end, AI against AI."""
-    from battleline.ai.base import admiral_factory, play
+def play_one(scenario: str, seed: int, index: int, skills: str = "veteran") -> RunResult:
+    """Play run ``index`` of the sweep seeded ``seed`` to its end, AI against AI, the admirals
+    at the skill ``skills`` names (see :func:`skills_for`)."""
+    import numpy as np
+
+    from battleline.ai.admiral import default_admiral
+    from battleline.ai.base import Admiral, play
     from battleline.engine import new_game
     from battleline.errors import BattlelineError
     from battleline.rulesets.bf1900.ruleset import ship_fate
     from battleline.sim.runner import run_seed
 
+    by_side = skills_for(scenario, skills)
+
+    def factory(side: str, ss: np.random.SeedSequence) -> Admiral:
+        return default_admiral(side, ss, by_side.get(side, skills))
+
     game = new_game(scenario, run_seed(seed, index))
     try:
-        play(game, factory=admiral_factory())
+        play(game, factory=factory)
     except BattlelineError as exc:
         sides = (game.state.sides[0], game.state.sides[1])
         return RunResult(index, None, sides, (0, 0), (0, 0), game.state.turn, f"{exc}")
@@ -252,15 +280,20 @@ def use_charts(path: str | None) -> None:
     ruleset.use_charts(path)
 
 
-def _job(args: tuple[str, int, int]) -> RunResult:
+def _job(args: tuple[str, int, int, str]) -> RunResult:
     return play_one(*args)
 
 
 def calibrate(
-    scenarios: Sequence[str], runs: int, seed: int, workers: int, charts: str | None = None
+    scenarios: Sequence[str],
+    runs: int,
+    seed: int,
+    workers: int,
+    charts: str | None = None,
+    skills: str = "historical",
 ) -> list[Row]:
     """Play ``runs`` battles of each scenario (in ``workers`` processes) and summarise them."""
-    jobs = [(s, seed, i) for s in scenarios for i in range(runs)]
+    jobs = [(s, seed, i, skills) for s in scenarios for i in range(runs)]
     if workers > 1:
         with ProcessPoolExecutor(
             max_workers=workers, initializer=use_charts, initargs=(charts,)
@@ -287,6 +320,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2, help="worker processes")
     p.add_argument("--json", default=None, help="also write the rows as JSON here")
     p.add_argument(
+        "--skills",
+        default="historical",
+        choices=["historical", "green", "veteran", "elite"],
+        help="admiral skill: by navy (historical) or one level for both sides",
+    )
+    p.add_argument(
         "--charts", default=None, help="a directory of chart files to try instead of the packaged"
     )
     args = p.parse_args(argv)
@@ -296,10 +335,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.runs < 1:
         p.error("--runs must be at least 1")
     start = time.monotonic()
-    rows = calibrate(args.scenarios, args.runs, args.seed, args.workers, args.charts)
+    rows = calibrate(args.scenarios, args.runs, args.seed, args.workers, args.charts, args.skills)
     sys.stdout.write(markdown(rows))
     sys.stdout.write(
-        f"\n{args.runs} runs per scenario, seed {args.seed}, "
+        f"\n{args.runs} runs per scenario, seed {args.seed}, skills {args.skills}, "
         f"{time.monotonic() - start:.0f} s with {args.workers} worker(s)"
         f"{'' if args.charts is None else ', charts from ' + args.charts}\n"
     )
