@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 _REGISTRY: dict[str, str] = {
     "bf1900": "battleline.rulesets.bf1900.ruleset:RULESET",
     "bf1900-1d12": "battleline.rulesets.bf1900_12.ruleset:RULESET",
+    "tgd": "battleline.rulesets.tgd.ruleset:RULESET",
 }
 _ALIASES: dict[str, str] = {
     "battlefleet1900": "bf1900",

@@ -133,6 +133,7 @@ def test_TGD_DMG_06_bow_stern_hull_two_knots_each_then_immobile_then_nothing() -
     assert effect[0].endswith("immobile")
     assert pelayo.immobile and pelayo.speed == 0
     assert any("can no longer move" in e.text for e in events)
+    assert any("speed 12 → 0 knots" in e.text for e in events)
     assert hit(pelayo, 5)[0][0] == "no effect (every H gone)"
     assert pelayo.hull_end_hits == pelayo.card.hull_ends
 

@@ -97,7 +97,8 @@ class CardLog:
             state += ", burning furiously"
         ends = self.card.hull_ends - min(self.hull_end_hits, self.card.hull_ends)
         centre = self.card.hull_centre - min(self.hull_centre_hits, self.card.hull_centre)
-        who = f"{self.label} ({self.card.title})" if self.label else self.card.title
+        renamed = self.label and self.label != self.card.name
+        who = f"{self.label} ({self.card.title})" if renamed else self.card.title
         return (
             f"{who}: {self.speed} kn, batteries lost {len(self.lost)}, "
             f"superstructure {self.superstructure_left() or '-'}, H {ends}/{centre}, {state}"

@@ -124,8 +124,8 @@ class _Damage:
     def note(self, kind: EventKind, text: str, **data: Any) -> None:
         self.events.emit(kind, f"{self.ship}: {text}", ship=self.ship, **data)
 
-    def lose_knots(self, knots: int, why: str) -> None:
-        before = self.log.speed
+    def lose_knots(self, knots: int, why: str, before: int | None = None) -> None:
+        before = self.log.speed if before is None else before
         self.log.knots_lost += knots
         self.note(
             EventKind.DAMAGE,
@@ -190,9 +190,10 @@ class _Damage:
         if log.hull_end_hits >= log.card.hull_ends:
             self.note(EventKind.DAMAGE, "bow/stern hull has no H left: no effect")
             return "no effect (every H gone)"
+        before = log.speed
         log.hull_end_hits += 1
         self.note(EventKind.FLOODING, "bow/stern hull H crossed off")
-        self.lose_knots(self.charts.hull_end_knots, "bow/stern flooding")
+        self.lose_knots(self.charts.hull_end_knots, "bow/stern flooding", before)
         if log.hull_end_hits == log.card.hull_ends:
             self.note(EventKind.FLOODING, "flooding critical: the ship can no longer move")
             return f"H crossed off, -{self.charts.hull_end_knots} knots, immobile"
@@ -202,10 +203,11 @@ class _Damage:
         """Location 6 (TGD-DMG-07/08)."""
         log = self.log
         if log.hull_centre_hits < log.card.hull_centre:
+            before = log.speed
             log.hull_centre_hits += 1
             self.note(EventKind.FLOODING, "centre hull H crossed off")
             knots = self.dice.d6("knots lost, centre hull", ship=self.ship)
-            self.lose_knots(knots, "centre hull hit")
+            self.lose_knots(knots, "centre hull hit", before)
             if log.hull_centre_hits == log.card.hull_centre:
                 self.note(EventKind.FLOODING, "every centre H gone: the ship is immobile")
                 return f"H crossed off, -{knots} knots, immobile"
