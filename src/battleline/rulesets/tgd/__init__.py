@@ -5,5 +5,6 @@ locations, penetrate when the range-modified strength beats the location's armou
 superstructure and hull boxes (TGD-*). Modules: :mod:`.charts` (to-hit, penetration, save vs
 sinking), :mod:`.card` (ship cards and battery notation), :mod:`.arcs` (arcs of fire, rake),
 :mod:`.cardlog` (a card's damage state), :mod:`.fire` (one fire action), :mod:`.damage` (hit
-location, armour, damage and referred hits), :mod:`.session` (a tabletop referee session).
+location, armour, damage and referred hits), :mod:`.session` (a tabletop referee session),
+:mod:`.derive` (cards from Battlefleet 1900 ship values) and :mod:`.ruleset` (the "tgd" ruleset).
 """
