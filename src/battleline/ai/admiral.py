@@ -322,6 +322,11 @@ class FleetAdmiral:
             preferred = order[0] if order else None
             for ship in alive:
                 entries += fire_plan(picture, ship, preferred, estimate)
+        # A sinking ship fights on while her crews stand by the guns (BF6-SINK-04).
+        for own in picture.own.values():
+            log = own.log
+            if log.sinking is not None and not log.sinking.guns_abandoned and not log.surrendered:
+                entries += fire_plan(picture, own.name, None, estimate)
         return [e.notation() for e in legal_entries(picture, entries)]
 
     # -- torpedoes ------------------------------------------------------------------------
