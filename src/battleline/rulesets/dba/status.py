@@ -130,3 +130,42 @@ def start_flooding(status: ShipStatus, *, why: str, log: EventLog | None = None)
     status.flooding = True
     if log is not None:
         log.emit(EventKind.FLOODING, f"{status.name}: starts flooding ({why})", ship=status.name)
+
+
+_PLAIN_FIELDS = (
+    "side",
+    "squadron",
+    "name",
+    "damage",
+    "crippled",
+    "sunk",
+    "flooding",
+    "moved_last_spell",
+    "moved_this_spell",
+    "stopped",
+    "stopped_last_spell",
+    "nets_lowered",
+    "fouled",
+    "torpedo_used",
+    "torpedo_marker",
+    "blast_ban",
+    "no_fire_this_spell",
+    "tbs_carried",
+)
+
+
+def status_to_dict(status: ShipStatus) -> dict[str, object]:
+    """Plain JSON for a game state: the Annex A name plus the marks."""
+    out: dict[str, object] = {"ship": status.ship.name}
+    for key in _PLAIN_FIELDS:
+        out[key] = getattr(status, key)
+    return out
+
+
+def status_from_dict(data: dict[str, object], ship: ShipFactors) -> ShipStatus:
+    """The inverse of :func:`status_to_dict`, given the ship's factors."""
+    status = ShipStatus(ship)
+    for key in _PLAIN_FIELDS:
+        if key in data:
+            setattr(status, key, data[key])
+    return status

@@ -1,0 +1,677 @@
+"""Damn Battleships Again as an engine ruleset, "dba": a turn is two spells.
+
+Phase table (each spell: NIPs, movement, combat, damage control; DBA-SEQ-01):
+
+========================  ==========================================================
+``nips-1`` / ``nips-2``    the speller rolls one D6 of NIPs per squadron (automatic)
+``move-1`` / ``move-2``    the speller's movement orders, one line per ship or squadron
+``combat-1`` / ``combat-2``  both sides' fire orders; torpedoes roll first (DBA-TORP-06)
+``dc-1`` / ``dc-2``        the speller's damage control (automatic, DBA-DC-01)
+========================  ==========================================================
+
+The first side in the scenario plays spell 1 of each turn. Orders:
+
+* movement: ``<ship or squadron>: [T<±degrees>] <bases>`` (turn first, + to starboard, then
+  straight on), ``<ship>: stop``, ``<ship or squadron>: nets down`` / ``nets up``. A squadron
+  order is a group move; a group turn of 90° counts as the wheel into line abreast (DBA-MOV-03).
+* combat: ``<shooter> -> <target>`` for gunfire, ``<shooter> torpedo <1|2> -> <target>``. A ship's
+  second gun line is its second target (on the opposite beam, DBA-TGT-05).
+
+Range bands and arcs are measured between the bases (2 cables by 1), every rule is the
+library's (:mod:`.movement`, :mod:`.combat`, :mod:`.damage_control`, :mod:`.windy_corner`);
+ship state lives in ``state.extra["dba"]`` as plain JSON.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from shapely import Polygon
+
+from battleline.engine.dice import SeededDice
+from battleline.engine.events import EventKind, EventLog
+from battleline.engine.flow import PhaseSpec
+from battleline.engine.geometry import Pose, norm360
+from battleline.engine.state import GameState, Result
+from battleline.errors import IllegalOrderError, OrderSyntaxError, ScenarioError
+from battleline.rulesets.dba.combat import (
+    Arc,
+    Attack,
+    CombatRound,
+    TargetEdge,
+    arc_of,
+    fall_out_of_line,
+    gun_attacks,
+    multiple_torpedo_targets,
+    torpedo_attack,
+)
+from battleline.rulesets.dba.damage_control import damage_control_step
+from battleline.rulesets.dba.factors import load_annex_a
+from battleline.rulesets.dba.movement import (
+    TurnTogetherLock,
+    change_nets_cost,
+    check_allocation,
+    group_move_cost,
+    move_cost,
+    roll_nips,
+)
+from battleline.rulesets.dba.options import Options
+from battleline.rulesets.dba.points import points_value
+from battleline.rulesets.dba.status import ShipStatus, status_from_dict, status_to_dict
+from battleline.rulesets.dba.tables import Result as Outcome
+from battleline.rulesets.dba.tables import load_core
+from battleline.rulesets.dba.windy_corner import SplashConfusion
+
+NAME = "dba"
+VERSION = "0.1"
+ALIASES = ("dbsa", "damn-battleships-again")
+_EXTRA = "dba"
+_MOVE = re.compile(r"^\s*(?P<who>[^:]+?)\s*:\s*(?P<what>.+?)\s*$")
+_STEP = re.compile(r"^(?:T(?P<turn>[+-]?\d+(?:\.\d+)?)\s+)?(?P<bases>\d+)$", re.IGNORECASE)
+_FIRE = re.compile(
+    r"^\s*(?P<shooter>.+?)\s+(?:torpedo\s+(?P<af>\d)\s+)?->\s*(?P<target>.+?)\s*$", re.IGNORECASE
+)
+
+
+# -- scenario -------------------------------------------------------------------------------
+def _scenario_bytes(scenario: str) -> tuple[bytes, str]:
+    path = Path(scenario)
+    if path.suffix == ".toml" and path.exists():
+        return path.read_bytes(), str(path)
+    res = resources.files("battleline.rulesets.dba").joinpath(
+        "data", "scenarios", f"{scenario}.toml"
+    )
+    if not res.is_file():
+        raise ScenarioError(f"no DBA scenario {scenario!r} (built-in: yalu; or a .toml path)")
+    return res.read_bytes(), f"dba/data/scenarios/{scenario}.toml"
+
+
+def new_state(scenario: str, seed: int) -> GameState:
+    """Set up a DBA scenario: ships from Annex A on their bases, option toggles checked."""
+    data, file = _scenario_bytes(scenario)
+    try:
+        doc = tomllib.loads(data.decode("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{file}: not valid TOML: {exc}") from None
+    sides = tuple(doc.get("sides", ()))
+    if len(sides) != 2:
+        raise ScenarioError(f"{file}: 'sides' must name two sides")
+    options = Options.parse(doc.get("options", []))
+    annex = load_annex_a()
+    core = load_core()
+    ships: dict[str, dict[str, object]] = {}
+    poses: dict[str, Pose] = {}
+    for i, entry in enumerate(doc.get("ship", [])):
+        where = f"{file}: ship[{i}]"
+        try:
+            factors = annex[str(entry["annex"])]
+            side = str(entry["side"])
+            x, y, heading = float(entry["x"]), float(entry["y"]), float(entry["heading"])
+        except KeyError as exc:
+            raise ScenarioError(f"{where}: field {exc} is missing") from None
+        if side not in sides:
+            raise ScenarioError(f"{where}: side {side!r} is not one of {', '.join(sides)}")
+        name = str(entry.get("name", factors.name))
+        if name in ships:
+            raise ScenarioError(f"{where}: two ships named {name!r}")
+        status = ShipStatus(
+            factors, side=side, squadron=str(entry.get("squadron", name)), name=name
+        )
+        ships[name] = status_to_dict(status)
+        poses[name] = Pose(x * core.base_metres, y * core.base_metres, norm360(heading))
+    if not ships:
+        raise ScenarioError(f"{file}: no ships")
+    limit = doc.get("turn_limit", 10)
+    if not isinstance(limit, int) or limit < 1:
+        raise ScenarioError(f"{file}: turn_limit must be a whole number ≥ 1")
+    state = GameState(
+        scenario=str(doc.get("name", scenario)),
+        ruleset=NAME,
+        seed=seed,
+        sides=sides,
+        logs={},
+        poses=poses,
+        divisions={},
+        turn_limit=limit,
+        scale="dba",
+    )
+    state.extra[_EXTRA] = {
+        "options": list(options.enabled()),
+        "ships": ships,
+        "nips": {},
+        "fired_at_corner": [],
+        "fired_at_stopped": [],
+        "lock": {},
+    }
+    return state
+
+
+# -- state helpers --------------------------------------------------------------------------
+@dataclass
+class _Game:
+    """The DBA part of a state, loaded for one phase."""
+
+    ships: dict[str, ShipStatus]
+    options: Options
+    extra: dict[str, Any]
+
+    def store(self) -> None:
+        self.extra["ships"] = {n: status_to_dict(s) for n, s in self.ships.items()}
+
+
+def _load(state: GameState) -> _Game:
+    extra: dict[str, Any] = state.extra[_EXTRA]
+    annex = load_annex_a()
+    ships = {n: status_from_dict(d, annex[str(d["ship"])]) for n, d in extra["ships"].items()}
+    return _Game(ships, Options.parse(extra["options"]), extra)
+
+
+def _speller(state: GameState, spell_in_turn: int) -> str:
+    return state.sides[spell_in_turn - 1]
+
+
+def _spell_number(state: GameState, spell_in_turn: int) -> int:
+    return (state.turn - 1) * 2 + spell_in_turn
+
+
+def _squadrons(game: _Game, side: str) -> dict[str, list[ShipStatus]]:
+    out: dict[str, list[ShipStatus]] = {}
+    for s in game.ships.values():
+        if s.side == side and not s.sunk:
+            out.setdefault(s.squadron, []).append(s)
+    return out
+
+
+def _footprint(pose: Pose, length: float) -> Polygon:
+    half_l, half_w = length / 2.0, length / 4.0
+    corners = [
+        pose.offset(a, b)
+        for a, b in ((half_l, half_w), (half_l, -half_w), (-half_l, -half_w), (-half_l, half_w))
+    ]
+    return Polygon(corners)
+
+
+# -- NIPs and movement ----------------------------------------------------------------------
+def _resolve_nips(spell: int) -> Any:
+    def resolve(
+        state: GameState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
+    ) -> None:
+        game = _load(state)
+        side = _speller(state, spell)
+        nips: dict[str, int] = {}
+        for squadron in _squadrons(game, side):
+            nips[squadron] = roll_nips(squadron, dice)
+            events.emit(EventKind.COMMAND, f"{squadron}: {nips[squadron]} NIPs", side=None)
+        game.extra["nips"] = nips
+        for s in game.ships.values():
+            if s.side == side:
+                s.moved_this_spell = 0
+        game.store()
+
+    return resolve
+
+
+@dataclass(frozen=True, slots=True)
+class MoveLine:
+    """One movement order."""
+
+    who: str
+    turn: float = 0.0
+    bases: int = 0
+    stop: bool = False
+    nets: bool | None = None
+
+
+def parse_move_line(text: str) -> MoveLine:
+    """``"Yoshino: T-45 2"`` → turn 45° to port, then 2 bases."""
+    m = _MOVE.match(text)
+    if not m:
+        raise OrderSyntaxError(f"cannot read {text!r}: write '<ship or squadron>: [T±deg] bases'")
+    who, what = m.group("who"), m.group("what").strip().lower()
+    if what == "stop":
+        return MoveLine(who, stop=True)
+    if what in ("nets down", "nets up"):
+        return MoveLine(who, nets=what.endswith("down"))
+    step = _STEP.match(what)
+    if not step:
+        raise OrderSyntaxError(
+            f"cannot read {text!r}: after the colon write '[T±degrees] bases', 'stop' or "
+            "'nets down'/'nets up'"
+        )
+    turn = float(step.group("turn") or 0.0)
+    if abs(turn) > 180:
+        raise OrderSyntaxError(f"{text!r}: a turn is at most 180°")
+    return MoveLine(who, turn, int(step.group("bases")))
+
+
+def _parse_moves(spell: int) -> Any:
+    def parse(state: GameState, side: str, texts: Sequence[str]) -> list[MoveLine]:
+        game = _load(state)
+        lines = [parse_move_line(t) for t in texts if t.strip()]
+        squadrons = _squadrons(game, side)
+        for line in lines:
+            if line.who in game.ships:
+                if game.ships[line.who].side != side:
+                    raise IllegalOrderError(f"{line.who} is not a ship of {side}")
+            elif line.who not in squadrons:
+                raise IllegalOrderError(f"{line.who!r} is neither a ship nor a squadron of {side}")
+        _costs(state, game, side, lines, spell)
+        return lines
+
+    return parse
+
+
+def _members(game: _Game, side: str, who: str) -> list[ShipStatus]:
+    if who in game.ships:
+        return [game.ships[who]]
+    return _squadrons(game, side)[who]
+
+
+def _costs(
+    state: GameState, game: _Game, side: str, lines: Sequence[MoveLine], spell: int
+) -> dict[str, int]:
+    """NIPs per squadron for these orders; raises on a rule breach."""
+    core = load_core()
+    spent: dict[str, dict[str, int]] = {}
+    lock = TurnTogetherLock(dict(game.extra.get("lock", {})))
+    number = _spell_number(state, spell)
+    for line in lines:
+        members = _members(game, side, line.who)
+        squadron = members[0].squadron
+        if line.nets is not None:
+            cost = change_nets_cost(
+                [ShipStatus(m.ship, nets_lowered=m.nets_lowered) for m in members],
+                lower=line.nets,
+                options=game.options,
+            )
+        elif line.stop:
+            cost = 0
+        else:
+            turns = 1 if line.turn else 0
+            if len(members) > 1:
+                if turns:
+                    lock.check(squadron, number)
+                cost = group_move_cost(
+                    members, line.bases, turns=turns, options=game.options, core=core
+                ).nips
+            else:
+                cost = move_cost(
+                    members[0], line.bases, turns=turns, options=game.options, core=core
+                ).nips
+        key = line.who
+        spent.setdefault(squadron, {})
+        spent[squadron][key] = spent[squadron].get(key, 0) + cost
+    nips: Mapping[str, int] = game.extra.get("nips", {})
+    for squadron, alloc in spent.items():
+        groups = {
+            k: [s.name for s in _members(game, side, k)] for k in alloc if k not in game.ships
+        }
+        check_allocation(
+            squadron,
+            _squadrons(game, side)[squadron],
+            alloc,
+            groups=groups,
+            nips=nips.get(squadron, 0),
+        )
+    return {sq: sum(a.values()) for sq, a in spent.items()}
+
+
+def _resolve_moves(spell: int) -> Any:
+    def resolve(
+        state: GameState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
+    ) -> None:
+        game = _load(state)
+        side = _speller(state, spell)
+        core = load_core()
+        lock = TurnTogetherLock(dict(game.extra.get("lock", {})))
+        number = _spell_number(state, spell)
+        for line in orders.get(side, []):
+            members = _members(game, side, line.who)
+            if line.nets is not None:
+                for m in members:
+                    m.nets_lowered = line.nets
+                events.emit(EventKind.MOVE, f"{line.who}: nets {'down' if line.nets else 'up'}")
+                continue
+            if line.stop:
+                events.emit(EventKind.MOVE, f"{line.who}: stops")
+                continue
+            if len(members) > 1 and line.turn:
+                lock.turned_together(
+                    members[0].squadron, number, into_line_abreast=abs(line.turn) == 90
+                )
+            for m in members:
+                pose = state.poses[m.name]
+                pose = Pose(pose.x, pose.y, norm360(pose.heading + line.turn))
+                pose = pose.forward(line.bases * core.base_metres)
+                state.poses[m.name] = pose
+                m.moved_this_spell += line.bases
+            turn = f" turns {line.turn:+g}° and" if line.turn else ""
+            events.emit(EventKind.MOVE, f"{line.who}:{turn} moves {line.bases} base(s)")
+        for m in game.ships.values():
+            if m.side == side:
+                m.moved_last_spell = m.moved_this_spell
+                m.stopped_last_spell = m.stopped
+                m.stopped = m.moved_this_spell == 0
+        game.extra["lock"] = dict(lock.locked_through)
+        game.store()
+
+    return resolve
+
+
+# -- combat ---------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class FireLine:
+    """One fire order."""
+
+    shooter: str
+    target: str
+    torpedo: int = 0
+
+
+def parse_fire_line(text: str) -> FireLine:
+    """``"Yoshino -> Chih Yuen"`` or ``"Kotaka torpedo 2 -> Ting Yuen"``."""
+    m = _FIRE.match(text)
+    if not m:
+        raise OrderSyntaxError(
+            f"cannot read {text!r}: write '<shooter> -> <target>' or "
+            "'<shooter> torpedo <1|2> -> <target>'"
+        )
+    return FireLine(m.group("shooter").strip(), m.group("target").strip(), int(m.group("af") or 0))
+
+
+def _parse_fire(state: GameState, side: str, texts: Sequence[str]) -> list[FireLine]:
+    game = _load(state)
+    lines = [parse_fire_line(t) for t in texts if t.strip()]
+    guns: dict[str, int] = {}
+    for line in lines:
+        for name in (line.shooter, line.target):
+            if name not in game.ships or game.ships[name].sunk:
+                raise IllegalOrderError(f"no ship {name!r} afloat in this game")
+        if game.ships[line.shooter].side != side:
+            raise IllegalOrderError(f"{line.shooter} is not a ship of {side}")
+        if game.ships[line.target].side == side:
+            raise IllegalOrderError(f"{line.shooter}: {line.target} is a friendly ship")
+        if not line.torpedo:
+            guns[line.shooter] = guns.get(line.shooter, 0) + 1
+            if guns[line.shooter] > 2:
+                raise IllegalOrderError(f"{line.shooter}: at most two gun targets a spell")
+    return lines
+
+
+def _geometry(state: GameState, shooter: str, target: str) -> tuple[float, Arc, TargetEdge]:
+    """Distance in bases between the bases, the shooter's arc, the target's facing edge."""
+    core = load_core()
+    a, b = state.poses[shooter], state.poses[target]
+    dist = _footprint(a, core.base_metres).distance(_footprint(b, core.base_metres))
+    arc = arc_of(a.bearing_to(b.x, b.y))
+    seen = arc_of(b.bearing_to(a.x, a.y))
+    edge = (
+        TargetEdge.BROADSIDE
+        if seen.broadside
+        else TargetEdge.BOW
+        if seen is Arc.BOW
+        else TargetEdge.STERN
+    )
+    return dist / core.base_metres, arc, edge
+
+
+def _resolve_combat(spell: int) -> Any:
+    def resolve(
+        state: GameState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
+    ) -> None:
+        game = _load(state)
+        core = load_core()
+        speller = _speller(state, spell)
+        number = _spell_number(state, spell)
+        splash = SplashConfusion(game.options)
+        for sp, shooter, loc in game.extra.get("fired_at_corner", []):
+            splash.fired_at_corner[(sp, shooter)] = loc
+        for sp, shooter, tgt in game.extra.get("fired_at_stopped", []):
+            splash.fired_at_stopped[(sp, shooter)] = tgt
+        banned = {n for n, s in game.ships.items() if s.blast_ban}
+        lines: list[FireLine] = [ln for side in state.sides for ln in orders.get(side, [])]
+        gun_lines = [ln for ln in lines if not ln.torpedo]
+        shooters_at: dict[str, list[str]] = {}
+        for ln in gun_lines:
+            shooters_at.setdefault(ln.target, []).append(ln.shooter)
+        penalties: dict[tuple[str, str], int] = {}
+        for target, shooters in shooters_at.items():
+            stopped = game.ships[target].stopped
+            for shooter, value in splash.fire(
+                number, target, shooters, target_stopped=stopped, core=core
+            ).items():
+                penalties[(shooter, target)] = value
+        torp_lines = [ln for ln in lines if ln.torpedo]
+        adjacent = {
+            t: [
+                o
+                for o in game.ships
+                if o != t and not game.ships[o].sunk and _geometry(state, t, o)[0] <= 1.0
+            ]
+            for t in {ln.target for ln in torp_lines}
+        }
+        multiple = multiple_torpedo_targets([ln.target for ln in torp_lines], adjacent)
+        torpedoes: list[Attack] = []
+        guns: list[Attack] = []
+        first_bearing: dict[str, float] = {}
+        for ln, many in zip(torp_lines, multiple, strict=True):
+            dist, arc, edge = _geometry(state, ln.shooter, ln.target)
+            band = core.band(dist)
+            try:
+                if band is None:
+                    raise IllegalOrderError(f"{ln.shooter}: {ln.target} is out of range")
+                torpedoes.append(
+                    torpedo_attack(
+                        game.ships[ln.shooter],
+                        game.ships[ln.target],
+                        af=ln.torpedo,
+                        arc=arc,
+                        band=band,
+                        edge=edge,
+                        own_spell=game.ships[ln.shooter].side == speller,
+                        multiple=many,
+                        options=game.options,
+                        core=core,
+                    )
+                )
+            except IllegalOrderError as exc:
+                events.emit(
+                    EventKind.NOTE, f"{ln.shooter} does not fire torpedoes: {exc}", ship=ln.shooter
+                )
+        fired: dict[str, Arc] = {}
+        for ln in gun_lines:
+            dist, arc, _edge = _geometry(state, ln.shooter, ln.target)
+            band = core.band(dist)
+            second = ln.shooter in fired
+            try:
+                if band is None:
+                    raise IllegalOrderError(f"{ln.target} is beyond extreme range")
+                if second and not (
+                    arc.broadside and fired[ln.shooter].broadside and arc is not fired[ln.shooter]
+                ):
+                    raise IllegalOrderError("a second target must be on the opposite beam")
+                made = gun_attacks(
+                    game.ships[ln.shooter],
+                    game.ships[ln.target],
+                    arc=arc,
+                    band=band,
+                    own_spell=game.ships[ln.shooter].side == speller,
+                    second_target=second,
+                    splash=penalties.get((ln.shooter, ln.target), 0),
+                    options=game.options,
+                    core=core,
+                )
+            except IllegalOrderError as exc:
+                events.emit(EventKind.NOTE, f"{ln.shooter} does not fire: {exc}", ship=ln.shooter)
+                continue
+            fired.setdefault(ln.shooter, arc)
+            if not made:
+                events.emit(
+                    EventKind.NOTE,
+                    f"{ln.shooter}'s light guns cannot hurt {ln.target} (DBA-SCG-01)",
+                    ship=ln.shooter,
+                )
+            guns.extend(made)
+            pose = state.poses[ln.shooter]
+            first_bearing.setdefault(ln.target, _bearing(state.poses[ln.target], pose))
+        was_crippled = {n for n, s in game.ships.items() if s.crippled}
+        CombatRound(game.ships, torpedoes, guns).resolve(
+            dice, options=game.options, log=events, core=core
+        )
+        for name, s in game.ships.items():
+            if s.crippled and not s.sunk and name not in was_crippled:
+                fire_from = first_bearing.get(name)
+                if fire_from is not None:  # DBA-OUT-03
+                    state.poses[name] = fall_out_of_line(
+                        state.poses[name], fire_from, base_width=core.base_metres / 2
+                    )
+                    events.emit(
+                        EventKind.MOVE, f"{name}: falls out of line (DBA-OUT-03)", ship=name
+                    )
+            if name in banned:
+                s.blast_ban -= 1
+        game.extra["fired_at_corner"] = [
+            [k[0], k[1], v] for k, v in splash.fired_at_corner.items() if k[0] >= number - 1
+        ]
+        game.extra["fired_at_stopped"] = [
+            [k[0], k[1], v] for k, v in splash.fired_at_stopped.items() if k[0] >= number - 1
+        ]
+        game.store()
+
+    return resolve
+
+
+def _bearing(frm: Pose, to: Pose) -> float:
+    return norm360(math.degrees(math.atan2(to.x - frm.x, to.y - frm.y)))
+
+
+# -- damage control and the end ------------------------------------------------------------
+def _resolve_dc(spell: int) -> Any:
+    def resolve(
+        state: GameState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
+    ) -> None:
+        game = _load(state)
+        side = _speller(state, spell)
+        damage_control_step(list(game.ships.values()), side, dice, options=game.options, log=events)
+        for s in game.ships.values():
+            if s.side == side:
+                s.no_fire_this_spell = False
+        game.store()
+
+    return resolve
+
+
+def _is_speller(spell: int) -> Any:
+    def needs(state: GameState, side: str) -> bool:
+        return side == _speller(state, spell)
+
+    return needs
+
+
+def _can_fire(state: GameState, side: str) -> bool:
+    return any(s.side == side and not s.sunk for s in _load(state).ships.values())
+
+
+def verdict(state: GameState, reason: str) -> Result:
+    """Points: each enemy ship sunk scores its PV, each crippled half (reconstructed)."""
+    game = _load(state)
+    points = dict.fromkeys(state.sides, 0.0)
+    for s in game.ships.values():
+        value = points_value(s.ship)
+        lost = value if s.sunk else value / 2 if s.crippled else 0.0
+        for side in state.sides:
+            if side != s.side:
+                points[side] += lost
+    ranked = sorted(points.items(), key=lambda kv: kv[1], reverse=True)
+    winner = ranked[0][0] if ranked[0][1] > ranked[1][1] else None
+    return Result(winner, points, reason)
+
+
+def end_turn(state: GameState, events: EventLog) -> Result | None:
+    """The game ends when a side has no uncrippled ship afloat."""
+    game = _load(state)
+    for side in state.sides:
+        if not any(s.side == side and not s.sunk and not s.crippled for s in game.ships.values()):
+            return verdict(state, f"{side} has no fighting ship left")
+    return None
+
+
+def _phases() -> tuple[PhaseSpec, ...]:
+    out: list[PhaseSpec] = []
+    for spell in (1, 2):
+        out += [
+            PhaseSpec(f"nips-{spell}", None, _resolve_nips(spell), rules="REF-DBA-01"),
+            PhaseSpec(
+                f"move-{spell}",
+                "movement orders",
+                _resolve_moves(spell),
+                _parse_moves(spell),
+                needs_orders=_is_speller(spell),
+                rules="DBA-TYPE-01, DBA-MOV-01..03, DBA-NET-01/02, DBA-RW-01/02",
+            ),
+            PhaseSpec(
+                f"combat-{spell}",
+                "fire orders",
+                _resolve_combat(spell),
+                _parse_fire,
+                needs_orders=_can_fire,
+                rules="DBA-TGT, DBA-TORP, DBA-SCG-01, DBA-TF, DBA-OUT, DBA-WC",
+            ),
+            PhaseSpec(f"dc-{spell}", None, _resolve_dc(spell), rules="DBA-SEQ-01, DBA-DC-01"),
+        ]
+    return tuple(out)
+
+
+PHASES = _phases()
+
+
+class Ruleset:
+    """The dba ruleset as the engine sees it."""
+
+    name = NAME
+    version = VERSION
+    aliases = ALIASES
+    phases = PHASES
+
+    def new_state(self, scenario: str, seed: int) -> GameState:
+        """Set up a DBA scenario."""
+        return new_state(scenario, seed)
+
+    def end_turn(self, state: GameState, events: EventLog) -> Result | None:
+        """End of a turn (two spells): a side with no fighting ship loses."""
+        return end_turn(state, events)
+
+    def verdict(self, state: GameState, reason: str) -> Result:
+        """Points for ships sunk and crippled."""
+        return verdict(state, reason)
+
+
+RULESET = Ruleset()
+
+
+def ships_of(state: GameState) -> dict[str, ShipStatus]:
+    """The ships of a DBA game state, loaded (for views and tests)."""
+    return _load(state).ships
+
+
+def crippled_or_sunk(state: GameState) -> dict[str, Outcome]:
+    """Each ship's condition as a combat result (none, damaged, crippled, sunk)."""
+    out: dict[str, Outcome] = {}
+    for name, s in _load(state).ships.items():
+        out[name] = (
+            Outcome.SUNK
+            if s.sunk
+            else Outcome.CRIPPLED
+            if s.crippled
+            else Outcome.DAMAGED
+            if s.damage
+            else Outcome.NONE
+        )
+    return out

@@ -1,0 +1,152 @@
+"""The "dba" ruleset in the engine flow: two spells a turn (DBA-SEQ-01), NIPs, movement in bases,
+combat with torpedoes first, damage control; scenario set-up and the end of the game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from battleline.engine.events import EventKind, EventLog
+from battleline.engine.flow import Game
+from battleline.errors import IllegalOrderError, OrderSyntaxError, ScenarioError
+from battleline.rulesets.dba.ruleset import (
+    RULESET,
+    new_state,
+    parse_fire_line,
+    parse_move_line,
+    ships_of,
+    verdict,
+)
+from battleline.rulesets.dba.status import status_to_dict
+from battleline.rulesets.dba.tables import load_core
+
+BASE = load_core().base_metres
+
+
+def texts(game: Game, *kinds: EventKind) -> list[str]:
+    return [e.text for e in game.events if not kinds or e.kind in kinds]
+
+
+def test_DBA_SEQ_01_phase_table_two_spells_with_damage_control() -> None:
+    assert [p.name for p in RULESET.phases] == [
+        "nips-1",
+        "move-1",
+        "combat-1",
+        "dc-1",
+        "nips-2",
+        "move-2",
+        "combat-2",
+        "dc-2",
+    ]
+
+
+def test_game_opens_with_nips_rolled_for_the_spellers_squadrons() -> None:
+    g = Game(RULESET, "yalu", 5)
+    assert g.spec.name == "move-1"
+    assert "Peiyang: 5 NIPs" in texts(g, EventKind.COMMAND)
+    assert not any("Flying Squadron" in t for t in texts(g, EventKind.COMMAND))
+
+
+def test_movement_in_bases_and_turns() -> None:
+    g = Game(RULESET, "yalu", 5)
+    before = g.state.poses["Chih Yuen"]
+    g.submit(
+        "China",
+        [
+            "Peiyang: 1",
+        ],
+    )
+    after = g.state.poses["Chih Yuen"]
+    assert after.x - before.x == pytest.approx(BASE) and after.heading == before.heading
+    assert ships_of(g.state)["Chih Yuen"].moved_last_spell == 1
+
+
+def test_movement_orders_are_checked_on_submission() -> None:
+    g = Game(RULESET, "yalu", 5)
+    with pytest.raises(OrderSyntaxError):
+        g.submit("China", ["Ting Yuen: full ahead"])
+    with pytest.raises(IllegalOrderError, match="not a ship of China"):
+        g.submit("China", ["Yoshino: 1"])
+    with pytest.raises(IllegalOrderError, match="DBA-TYPE-01"):
+        g.submit("China", ["Ting Yuen: 3"])  # "2*" speed: two bases at most
+    with pytest.raises(IllegalOrderError, match="neither a ship nor a squadron"):
+        g.submit("China", ["Beiyang: 1"])
+
+
+def test_nips_limit_the_orders() -> None:
+    seed = next(s for s in range(200) if "Peiyang: 1 NIPs" in texts(Game(RULESET, "yalu", s)))
+    g = Game(RULESET, "yalu", seed)
+    with pytest.raises(IllegalOrderError, match="only 1 rolled"):
+        g.submit("China", ["Ting Yuen: 1", "Chen Yuen: 1"])
+    g.submit("China", ["Peiyang: 1"])  # one NIP moves the whole squadron as a group
+
+
+def test_move_and_fire_notation() -> None:
+    line = parse_move_line("Flying Squadron: T-45 2")
+    assert (line.who, line.turn, line.bases) == ("Flying Squadron", -45.0, 2)
+    assert parse_move_line("Yoshino: nets down").nets is True
+    assert parse_move_line("Yoshino: stop").stop
+    fire = parse_fire_line("Kotaka torpedo 2 -> Ting Yuen")
+    assert (fire.shooter, fire.torpedo, fire.target) == ("Kotaka", 2, "Ting Yuen")
+    with pytest.raises(OrderSyntaxError):
+        parse_fire_line("Kotaka fires at Ting Yuen")
+
+
+def test_combat_small_calibre_and_torpedo_range_in_the_flow() -> None:
+    g = Game(RULESET, "yalu", 5)
+    g.submit("China", ["Peiyang: 1"])
+    g.submit("China", ["Ting Yuen -> Yoshino"])
+    with pytest.raises(IllegalOrderError, match="friendly"):
+        g.submit("Japan", ["Yoshino -> Naniwa"])
+    g.submit("Japan", ["Kotaka -> Ting Yuen", "Kotaka torpedo 1 -> Ting Yuen"])
+    notes = texts(g, EventKind.NOTE)
+    assert any("DBA-SCG-01" in t for t in notes)
+    assert any("torpedoes reach normal range at most" in t for t in notes)
+    assert any("Ting Yuen → Yoshino: gunfire" in t for t in texts(g))
+    assert g.spec.name == "move-2"  # damage control and the Japanese NIPs resolved by themselves
+
+
+def test_same_seed_same_orders_same_game() -> None:
+    def play() -> list[str]:
+        g = Game(RULESET, "yalu", 5)
+        g.submit("China", ["Peiyang: 2"])
+        g.submit("China", ["Ting Yuen -> Yoshino", "Chen Yuen -> Naniwa"])
+        g.submit("Japan", ["Yoshino -> Chih Yuen", "Naniwa -> Chih Yuen"])
+        return texts(g)
+
+    assert play() == play()
+
+
+def test_game_ends_when_a_side_has_no_fighting_ship() -> None:
+    state = new_state("yalu", 1)
+    ships = ships_of(state)
+    log = EventLog()
+    assert RULESET.end_turn(state, log) is None
+    for name in ("Ting Yuen", "Chen Yuen", "Chih Yuen"):
+        ships[name].crippled = True
+    ships["Chih Yuen"].sunk = True
+    state.extra["dba"]["ships"] = {n: status_to_dict(s) for n, s in ships.items()}
+    result = RULESET.end_turn(state, log)
+    assert result is not None and result.winner == "Japan"
+    assert "China has no fighting ship left" in result.reason
+    # sunk scores the PV, crippled half: Chih Yuen 6 + (9 + 9) / 2
+    assert result.points["Japan"] == pytest.approx(6 + 9 / 2 + 9 / 2)
+    assert verdict(state, "turn limit").points["China"] == 0
+
+
+def test_scenario_errors(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError, match="no DBA scenario"):
+        new_state("atlantis", 1)
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        'sides = ["A", "B"]\noptions = ["fog"]\n[[ship]]\nannex = "Majestic"\n'
+        'side = "A"\nx = 0\ny = 0\nheading = 0\n'
+    )
+    with pytest.raises(ScenarioError, match="unknown option 'fog'"):
+        new_state(str(bad), 1)
+    bad.write_text(
+        'sides = ["A", "B"]\n[[ship]]\nannex = "Majestic"\nside = "C"\nx = 0\ny = 0\nheading = 0\n'
+    )
+    with pytest.raises(ScenarioError, match="side 'C'"):
+        new_state(str(bad), 1)
