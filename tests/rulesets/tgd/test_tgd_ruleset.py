@@ -155,3 +155,24 @@ def test_same_seed_same_orders_same_game() -> None:
         return state_hash(game.state)
 
     assert play() == play()
+
+
+def test_every_ship_class_derives_a_valid_card() -> None:
+    from battleline.rulesets.bf1900.shipdb import load_ship_classes
+    from battleline.rulesets.tgd.charts import load_charts
+
+    charts = load_charts()
+    for cls in load_ship_classes().values():
+        card = derive_card(cls)
+        assert charts.save_number(card.ship_type) >= 2, cls.name
+        assert all(1 <= b.strength <= 6 for _, _, b in card.batteries()), cls.name
+        assert all(0 <= a <= 6 for a in card.armour), cls.name
+
+
+def test_every_builtin_scenario_sets_up_under_tgd() -> None:
+    from battleline.rulesets.bf1900.scenario import builtin_scenarios
+
+    for name in builtin_scenarios():
+        state = new_state(name, 1)
+        assert set(cards_of(state)) == set(state.logs), name
+        assert state.ruleset.startswith("tgd@")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -242,14 +242,3 @@ def load_card(name_or_path: str | Path) -> ShipCard:
     if card is None:
         raise UnknownNameError("TGD ship card", text, card_names())
     return card
-
-
-def check_batteries(card: ShipCard, arcs: Sequence[str]) -> None:
-    """Raise if an arc code is not on the card (used when a player names batteries)."""
-    on_card = {b.arc for _, _, b in card.batteries()}
-    for arc in arcs:
-        if arc not in on_card:
-            raise OrderSyntaxError(
-                f"{card.name}: no battery on arc {arc!r}; the card has "
-                f"{', '.join(sorted(on_card))} (TGD-FIRE-01)"
-            )

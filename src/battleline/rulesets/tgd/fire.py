@@ -99,6 +99,11 @@ def roll_to_hit(dice: Dice, guns: int, number: HitNumber, *, ship: str) -> int:
     return sum(1 for v in rolls if v != 1 and v >= number.need)
 
 
+def _num(value: float) -> str:
+    """A measured value for messages: at most two decimals."""
+    return f"{round(value, 2):g}"
+
+
 def _refuse(firer: str, text: str, rule: str) -> IllegalOrderError:
     return IllegalOrderError(f"{firer}: {text} ({rule})")
 
@@ -116,12 +121,12 @@ def select_batteries(
             "TGD-FIRE-01",
         )
     if order.rng <= 0:
-        raise _refuse(name, f"range must be more than 0, not {order.rng:g}", "TGD-RNG-01")
+        raise _refuse(name, f"range must be more than 0, not {_num(order.rng)}", "TGD-RNG-01")
     max_range = order.strength * 10
     if order.rng > max_range:
         raise _refuse(
             name,
-            f"{target} at range {order.rng:g} is beyond strength {order.strength}'s maximum "
+            f"{target} at range {_num(order.rng)} is beyond strength {order.strength}'s maximum "
             f"range {max_range}",
             "TGD-RNG-01",
         )
@@ -145,7 +150,7 @@ def select_batteries(
             raise _refuse(
                 name,
                 f"no strength-{order.strength} battery bears on {target} at bearing "
-                f"{order.bearing:g}°",
+                f"{_num(order.bearing)}°",
                 "TGD-FIRE-03",
             )
         return chosen
@@ -163,7 +168,7 @@ def select_batteries(
             if not bearing_on(b):
                 raise _refuse(
                     name,
-                    f"battery {b} does not bear on {target} at bearing {order.bearing:g}°; "
+                    f"battery {b} does not bear on {target} at bearing {_num(order.bearing)}°; "
                     "the target must be in the arc of every gun fired",
                     "TGD-FIRE-03",
                 )
@@ -199,7 +204,7 @@ def fire(
     events.emit(
         EventKind.SALVO,
         f"{firer.name} fires {labels} ({guns} gun{'s' if guns != 1 else ''}) at {target.name}, "
-        f"range {order.rng:g}: chart {hit.base}{mods} → {hit.final}",
+        f"range {_num(order.rng)}: chart {hit.base}{mods} → {hit.final}",
         ship=firer.name,
         target=target.name,
         guns=guns,
