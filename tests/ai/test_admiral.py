@@ -214,7 +214,7 @@ def test_BF6_CMD_16_a_damaged_ship_drops_out_of_the_line() -> None:
 def test_BF6_DC_02_damage_control_by_priority_within_the_dc_dice() -> None:
     """Heavy flooding forward (BF6-REP-08) first, then −1 on the pending sink roll at 5 flooding
     points (BF6-REP-11, BF6-SINK-01), counterfloods of the list and trim (BF6-CF-04), then
-    propulsion (BF6-PROP-04); six dice, one per damage event (BF6-DC-02/04)."""
+    propulsion (BF6-PROP-04); six dice, one per damage event (BF6-DC-02, BF6-DC-04)."""
     log = ShipLog("Majestic", lookup_class("Majestic"), "Britain")
     log.compartments[Compartment.FORWARD].level = FloodLevel.HEAVY
     log.compartments[Compartment.PORT].level = FloodLevel.MODERATE

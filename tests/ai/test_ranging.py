@@ -133,7 +133,7 @@ def _hit_rate(keeper: RangeKeeper, seen: float, n: int, tag: str, walk_turns: in
 
 def test_BF6_MEAS_01_hit_rates_fall_with_range() -> None:
     """Estimates laid along the line of fire (BF6-MEAS-01): the danger zone of the 1st and 2nd
-    brackets (BF6-DZ-01/02) forgives a lot close in; beyond, only the base does."""
+    brackets (BF6-DZ-01, BF6-DZ-02) forgives a lot close in; beyond, only the base does."""
     keeper = RangeKeeper(get_skill("veteran"), np.random.default_rng(2024))
     rates = [_hit_rate(keeper, r, 300, f"r{r}") for r in RANGES]
     assert rates[0] > 0.85

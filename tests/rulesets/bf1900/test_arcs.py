@@ -129,7 +129,7 @@ def test_EX_BF6_07_B_C_total_arc_is_182_5_degrees() -> None:
 
 
 def test_AMB_13_14_first_letter_is_port() -> None:
-    """AMB-13/14: B, D, M, P, S, V, X are port; C, E, O, R, U, W, Y starboard."""
+    """AMB-13, AMB-14: B, D, M, P, S, V, X are port; C, E, O, R, U, W, Y starboard."""
     for port, starboard in ("BC", "DE", "MO", "PR", "SU", "VW", "XY"):
         assert bears(port, 270.0) and not bears(port, 90.0)
         assert bears(starboard, 90.0) and not bears(starboard, 270.0)

@@ -496,7 +496,7 @@ def test_BF6_CMD_03_fleet_messages_are_signals_between_divisions() -> None:
 
 @pytest.mark.parametrize(("text", "turn"), [("SIG TURN16 S", 180.0), ("SIG TURN8 P", -90.0)])
 def test_EX_BF6_16_fleet_turn_orders(text: str, turn: float) -> None:
-    """BF6-CMD-27/28: every division of the side turns together 16 or 8 points that way."""
+    """BF6-CMD-27, BF6-CMD-28: every division of the side turns together 16 or 8 points that way."""
     fleet = Fleet()
     fleet.add("1st", ["A", "B"], Pose(0, 0, 0), fleet_flagship=True)
     fleet.add("2nd", ["C", "D"], Pose(2500, 0, 0))

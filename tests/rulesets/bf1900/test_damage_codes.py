@@ -75,7 +75,8 @@ def test_context_rejects_unknown_cause() -> None:
 
 
 def test_EX_BF6_11_px_converts_damaged_box() -> None:
-    """BF6-PROP-03/05: 2 destroyed + 4 damaged, then Px → 3 destroyed, 3 damaged, 1 margin."""
+    """BF6-PROP-03, BF6-PROP-05: 2 destroyed + 4 damaged, then Px → 3 destroyed, 3 damaged,
+    1 margin."""
     log = make_log(cruiser())
     log.propulsion.destroyed, log.propulsion.damaged = 2, 4
     assert log.propulsion.available == 0  # dead in the water
@@ -179,7 +180,7 @@ def test_EX_BF6_13_beam_pattern_hit_takes_an_undamaged_gun() -> None:
 
 
 def test_BF6_SEC_01_one_gun_or_position_at_random() -> None:
-    """BF6-SEC-01/02: S picks one of the four secondary positions (1D6, re-roll 5–6)."""
+    """BF6-SEC-01, BF6-SEC-02: S picks one of the four secondary positions (1D6, re-roll 5–6)."""
     log = make_log(cruiser())
     _apply(log, ["S"], [6, 3])  # 6 re-rolled, 3 → V
     assert log.positions["V"].slashes == 1

@@ -64,7 +64,7 @@ def run(log: ShipLog, rolls: list[int], apply=apply_codes, events=None) -> Event
 
 
 def test_BF6_DMG_05_external_fire_can_go_out() -> None:
-    """BF6-DMG-04/05: one roll per external fire; face 1 is XF."""
+    """BF6-DMG-04, BF6-DMG-05: one roll per external fire; face 1 is XF."""
     assert CHARTS.critical("fire_external", 1) == ("XF",)
     log = ship()
     log.fires_external = 1

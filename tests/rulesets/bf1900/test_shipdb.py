@@ -141,7 +141,7 @@ def test_EX_BF6_19_standard_examples_have_their_positions() -> None:
 
 def test_majestic_log_matches_the_seed_ship_log_example() -> None:
     """Majestic: 30 cm main in A and Z, 15 cm secondaries in pattern 1, 12-pounders in pattern
-    0, four beam-pattern tubes and one bow tube (rules-context, BF6-BEAM-03/04)."""
+    0, four beam-pattern tubes and one bow tube (rules-context, BF6-BEAM-03, BF6-BEAM-04)."""
     cls = get_ship_class("Majestic")
     a, z = cls.mounting("A"), cls.mounting("Z")
     assert (a.calibre_cm, a.guns, z.guns) == (30.5, 2, 2)
