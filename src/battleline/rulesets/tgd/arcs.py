@@ -18,7 +18,8 @@ import math
 
 from battleline.engine.geometry import in_arc, norm360
 
-#: Arcs measured from the ship's centre (TGD-ARC-02..06).
+#: Arcs measured from the ship's centre (TGD-ARC-02..06; Pelayo's examples EX-TGD-02, EX-TGD-03,
+#: EX-TGD-04, EX-TGD-05, EX-TGD-06).
 CENTRE_ARCS: dict[str, tuple[tuple[float, float], ...]] = {
     "f": ((225.0, 135.0),),  # 270°, blind 90° astern (TGD-ARC-02)
     "a": ((45.0, 315.0),),  # 270°, blind 90° ahead (TGD-ARC-02)

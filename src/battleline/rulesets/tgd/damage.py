@@ -76,7 +76,8 @@ def modified_strength(strength: int, rng: float, charts: Charts) -> int:
 
 
 def penetrates(strength: int, armour: int) -> bool:
-    """A hit penetrates only if its modified strength exceeds the armour (TGD-ARM-01, EX-DRV-09)."""
+    """Penetrates only if the modified strength exceeds the armour (TGD-ARM-01, EX-DRV-09,
+    EX-TGD-11)."""
     return strength > armour
 
 
@@ -141,11 +142,11 @@ class _Damage:
             return "no effect (already sunk)", trail
         if location in (1, 2, 3):
             if log.location_empty(location):
-                return self.refer(location, 4, trail)  # TGD-REFD-01/02
+                return self.refer(location, 4, trail)  # TGD-REFD-01, TGD-REFD-02
             ref = nearest_battery(log, location, self.aspect)
             assert ref is not None
             battery = log.card.columns[ref[0] - 1][ref[1]]
-            log.lost.add(ref)  # the whole battery (TGD-DMG-02..04)
+            log.lost.add(ref)  # the whole battery: TGD-DMG-02, TGD-DMG-03, TGD-DMG-04, EX-TGD-12
             effect = f"battery {battery} destroyed"
             self.note(EventKind.DAMAGE, f"location {location} {effect}", battery=str(battery))
             return effect, trail
@@ -161,7 +162,7 @@ class _Damage:
                 return effect, trail
             letter = left[0]
             log.superstructure_hits += 1
-            if letter == "F":  # TGD-DMG-05
+            if letter == "F":  # TGD-DMG-05, EX-TGD-13
                 self.note(EventKind.DAMAGE, "funnel holed (F crossed off)")
                 self.lose_knots(self.charts.funnel_knots, "funnel hit")
                 return f"F crossed off, -{self.charts.funnel_knots} knots", trail
@@ -176,7 +177,7 @@ class _Damage:
     def refer(
         self, source: int, target: int, trail: tuple[int, ...]
     ) -> tuple[str, tuple[int, ...]]:
-        """Pass a hit on an emptied location along, ignoring armour (TGD-REFD-01..04)."""
+        """Pass a hit on an emptied location along; no armour check (TGD-REFD-04, AMB-62)."""
         self.note(
             EventKind.DAMAGE,
             f"location {source} ({LOCATION_NAMES[source]}) is empty: hit referred to "
@@ -200,7 +201,7 @@ class _Damage:
         return f"H crossed off, -{self.charts.hull_end_knots} knots"
 
     def hull_centre(self) -> str:
-        """Location 6 (TGD-DMG-07/08)."""
+        """Location 6 (TGD-DMG-07, TGD-DMG-08; the save of EX-TGD-14)."""
         log = self.log
         if log.hull_centre_hits < log.card.hull_centre:
             before = log.speed

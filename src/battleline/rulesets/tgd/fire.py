@@ -122,7 +122,7 @@ def select_batteries(
         )
     if order.rng <= 0:
         raise _refuse(name, f"range must be more than 0, not {_num(order.rng)}", "TGD-RNG-01")
-    max_range = order.strength * 10
+    max_range = order.strength * 10  # TGD-RNG-01, EX-TGD-07, EX-TGD-08
     if order.rng > max_range:
         raise _refuse(
             name,
