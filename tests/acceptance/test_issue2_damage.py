@@ -365,3 +365,37 @@ def test_chart_helper_copies_are_independent(tmp_path: Path) -> None:
     folder = _chart_copy(tmp_path)
     shutil.rmtree(folder)
     assert any(e.name == "critical.toml" for e in CHARTS.iterdir())
+
+
+def test_BF6_LOC_01_some_damage_is_placed_at_random_some_in_a_fixed_order() -> None:
+    """BF6-LOC-01: propulsion hits (P) are marked in a fixed order, top box down, with no die;
+    a main hit (M) is placed by a named location roll (BF6-MAIN-01: 1-3 forward, 4-6 aft), then
+    checked on the Main/TT critical line (BF6-MAIN-03); every roll is an event (issue 2 §2)."""
+    from battleline.engine.events import EventKind, EventLog
+    from battleline.rulesets.bf1900.charts import load_charts
+    from battleline.rulesets.bf1900.damage.codes import DamageContext, apply_codes
+    from battleline.rulesets.bf1900.hits import Aspect
+    from battleline.rulesets.bf1900.shipdb import get_ship_class
+    from battleline.rulesets.bf1900.shiplog import ShipLog
+    from battleline.testing import FixedDice
+
+    charts = load_charts()
+    log = ShipLog("Mikasa", get_ship_class("Mikasa"), "Blue")
+    events = EventLog()
+    dice = FixedDice([], log=events)
+    apply_codes(log, ["P", "P"], DamageContext(charts, dice, events, Aspect.PORT, 5))
+    dice.assert_consumed()
+    assert (log.propulsion.damaged, log.propulsion.available) == (2, 12.0)
+    for face, position in ((5, "Z"), (2, "A")):
+        dice = FixedDice([face, 1], log=events)
+        apply_codes(log, ["M"], DamageContext(charts, dice, events, Aspect.PORT, 5))
+        dice.assert_consumed()
+        assert log.positions[position].slashes == 1
+    rolls = [e.data["purpose"] for e in events.events if e.kind is EventKind.ROLL]
+    assert rolls == [
+        "main hit location",
+        "Main/TT critical check (main Z)",
+        "main hit location",
+        "Main/TT critical check (main A)",
+    ]
+    assert "Mikasa: M: main Z damaged (1 slash)" in [e.text for e in events.events]
