@@ -84,6 +84,8 @@ def _duel() -> tuple:
 
 
 def test_geometry_from_poses_in_tgd_units() -> None:
+    """REF-TGD-06: the draft names no range unit; the ruleset measures 100 m to the unit."""
+    assert derive_rules().metres_per_unit == 100
     rng, bearing, aspect = geometry(_duel(), "Iowa", IMT)
     assert rng == pytest.approx(15.0)
     assert bearing == pytest.approx(0.0)
