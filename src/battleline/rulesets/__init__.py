@@ -19,8 +19,11 @@ _REGISTRY: dict[str, str] = {
     "bf1900": "battleline.rulesets.bf1900.ruleset:RULESET",
     "bf1900-1d12": "battleline.rulesets.bf1900_12.ruleset:RULESET",
     "tgd": "battleline.rulesets.tgd.ruleset:RULESET",
+    "dba": "battleline.rulesets.dba.ruleset:RULESET",
 }
 _ALIASES: dict[str, str] = {
+    "dbsa": "dba",
+    "damn-battleships-again": "dba",
     "battlefleet1900": "bf1900",
     "battlefleet-1900": "bf1900",
     "bf1900-1d6": "bf1900",

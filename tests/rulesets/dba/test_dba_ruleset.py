@@ -150,3 +150,18 @@ def test_scenario_errors(tmp_path: Path) -> None:
     )
     with pytest.raises(ScenarioError, match="side 'C'"):
         new_state(str(bad), 1)
+
+
+def test_registered_and_replayable() -> None:
+    """``new_game(..., "dba")`` through the registry; the record replays to the same state."""
+    from battleline.engine import GameRecord, new_game, replay, verify
+
+    g = new_game("yalu", 5, "dbsa")
+    assert g.ruleset.name == "dba"
+    g.submit("China", ["Peiyang: 2"])
+    g.submit("China", ["Ting Yuen -> Yoshino", "Chen Yuen -> Naniwa"])
+    g.submit("Japan", ["Yoshino -> Chih Yuen", "Naniwa -> Chih Yuen"])
+    record = GameRecord.of(g)
+    ok, _state = verify(record)
+    assert ok
+    assert [e.text for e in replay(record).events] == texts(g)

@@ -132,7 +132,7 @@ def new_state(scenario: str, seed: int) -> GameState:
     if not isinstance(limit, int) or limit < 1:
         raise ScenarioError(f"{file}: turn_limit must be a whole number ≥ 1")
     state = GameState(
-        scenario=str(doc.get("name", scenario)),
+        scenario=scenario,
         ruleset=NAME,
         seed=seed,
         sides=sides,
