@@ -39,7 +39,7 @@ from battleline.rulesets.tgd.fire import FireOrder, fire, select_batteries
 
 NAME = "tgd"
 VERSION = "0.1"
-ALIASES = ("tgd-draft",)
+ALIASES: tuple[str, ...] = ()
 _EXTRA = "tgd"
 _LINE = re.compile(
     r"^\s*(?P<ship>[^:]+?)\s*:\s*(?P<strength>[0-9]+)(?P<arcs>[^>]*?)->\s*(?P<target>.+?)\s*$"
