@@ -165,3 +165,18 @@ def test_registered_and_replayable() -> None:
     ok, _state = verify(record)
     assert ok
     assert [e.text for e in replay(record).events] == texts(g)
+
+
+def test_DBA_BSA_01_corridor_between_the_extended_base_sides() -> None:
+    """AMB-90: as wide as the firer's base, ahead and astern."""
+    from battleline.engine.geometry import Pose
+    from battleline.rulesets.dba.ruleset import in_corridor
+
+    state = new_state("yalu", 1)
+    state.poses["Ting Yuen"] = Pose(0.0, 0.0, 90.0)  # heading east, base 1 cable wide
+    state.poses["Yoshino"] = Pose(8 * BASE, 0.6 * BASE, 0.0)  # beam-on, edge reaches the line
+    assert in_corridor(state, "Ting Yuen", "Yoshino")
+    state.poses["Yoshino"] = Pose(-8 * BASE, 0.0, 90.0)  # dead astern
+    assert in_corridor(state, "Ting Yuen", "Yoshino")
+    state.poses["Yoshino"] = Pose(8 * BASE, 2 * BASE, 90.0)  # well off the line
+    assert not in_corridor(state, "Ting Yuen", "Yoshino")

@@ -53,7 +53,7 @@ from battleline.rulesets.dba.combat import (
     torpedo_attack,
 )
 from battleline.rulesets.dba.damage_control import damage_control_step
-from battleline.rulesets.dba.factors import load_annex_a
+from battleline.rulesets.dba.factors import RangeBand, load_annex_a
 from battleline.rulesets.dba.movement import (
     TurnTogetherLock,
     change_nets_cost,
@@ -189,8 +189,9 @@ def _squadrons(game: _Game, side: str) -> dict[str, list[ShipStatus]]:
     return out
 
 
-def _footprint(pose: Pose, length: float) -> Polygon:
-    half_l, half_w = length / 2.0, length / 4.0
+def _footprint(pose: Pose, length: float, width: float | None = None) -> Polygon:
+    half_l = length / 2.0
+    half_w = (length / 2.0 if width is None else width) / 2.0
     corners = [
         pose.offset(a, b)
         for a, b in ((half_l, half_w), (half_l, -half_w), (-half_l, -half_w), (-half_l, half_w))
@@ -422,6 +423,16 @@ def _geometry(state: GameState, shooter: str, target: str) -> tuple[float, Arc, 
     return dist / core.base_metres, arc, edge
 
 
+def in_corridor(state: GameState, shooter: str, target: str) -> bool:
+    """Is any part of the target's base between the lines extending the shooter's base sides,
+    ahead or astern? (DBA-BSA-01, AMB-90)"""
+    core = load_core()
+    a = state.poses[shooter]
+    reach = (core.range_bands[RangeBand.EXTREME] + 2) * core.base_metres
+    strip = _footprint(a, 2 * reach, width=core.base_metres / 2)
+    return bool(strip.intersects(_footprint(state.poses[target], core.base_metres)))
+
+
 def _resolve_combat(spell: int) -> Any:
     def resolve(
         state: GameState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
@@ -504,6 +515,7 @@ def _resolve_combat(spell: int) -> Any:
                     band=band,
                     own_spell=game.ships[ln.shooter].side == speller,
                     second_target=second,
+                    in_corridor=in_corridor(state, ln.shooter, ln.target),
                     splash=penalties.get((ln.shooter, ln.target), 0),
                     options=game.options,
                     core=core,
