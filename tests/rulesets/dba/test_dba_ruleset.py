@@ -180,3 +180,24 @@ def test_DBA_BSA_01_corridor_between_the_extended_base_sides() -> None:
     assert in_corridor(state, "Ting Yuen", "Yoshino")
     state.poses["Yoshino"] = Pose(8 * BASE, 2 * BASE, 90.0)  # well off the line
     assert not in_corridor(state, "Ting Yuen", "Yoshino")
+
+
+def test_DBA_TGT_04_two_gun_lines_put_a_no_secondaries_ship_at_reduced_effect(
+    tmp_path: Path,
+) -> None:
+    from battleline.engine.geometry import Pose
+
+    scenario = tmp_path / "tgt.toml"
+    scenario.write_text(
+        'sides = ["GB", "FR"]\nturn_limit = 2\n'
+        '[[ship]]\nannex = "Devastation"\nside = "GB"\nx = 0\ny = 0\nheading = 0\n'
+        '[[ship]]\nannex = "Hoche"\nside = "FR"\nx = 3\ny = 0\nheading = 0\n'
+        '[[ship]]\nannex = "Charles Martel"\nside = "FR"\nx = -3\ny = 0\nheading = 0\n'
+    )
+    g = Game(RULESET, str(scenario), 5)
+    assert g.state.poses["Devastation"] == Pose(0.0, 0.0, 0.0)
+    g.submit("GB", [])
+    g.submit("GB", ["Devastation -> Hoche", "Devastation -> Charles Martel"])
+    g.submit("FR", [])
+    shots = [e.text for e in g.events if e.text.startswith("Devastation →")]
+    assert len(shots) == 2 and all("reduced effect DBA-TF-03" in t for t in shots)

@@ -497,6 +497,7 @@ def _resolve_combat(spell: int) -> Any:
                     EventKind.NOTE, f"{ln.shooter} does not fire torpedoes: {exc}", ship=ln.shooter
                 )
         fired: dict[str, Arc] = {}
+        gun_count = {sh: sum(ln.shooter == sh for ln in gun_lines) for sh in shooters_of(gun_lines)}
         for ln in gun_lines:
             dist, arc, _edge = _geometry(state, ln.shooter, ln.target)
             band = core.band(dist)
@@ -515,6 +516,7 @@ def _resolve_combat(spell: int) -> Any:
                     band=band,
                     own_spell=game.ships[ln.shooter].side == speller,
                     second_target=second,
+                    both_broadsides=gun_count[ln.shooter] > 1,  # DBA-TGT-02/04
                     in_corridor=in_corridor(state, ln.shooter, ln.target),
                     splash=penalties.get((ln.shooter, ln.target), 0),
                     options=game.options,
@@ -558,6 +560,11 @@ def _resolve_combat(spell: int) -> Any:
         game.store()
 
     return resolve
+
+
+def shooters_of(lines: Sequence[FireLine]) -> list[str]:
+    """The shooters of some fire lines, each once, in order."""
+    return list(dict.fromkeys(ln.shooter for ln in lines))
 
 
 def _bearing(frm: Pose, to: Pose) -> float:
