@@ -51,7 +51,7 @@ def main() -> None:
         if isinstance(code, int) and code:  # a typer.Exit(code) is returned, not raised, here
             sys.exit(code)
     except BattlelineError as exc:
-        err_console.print(f"[bold red]error:[/] {exc}")
+        err_console.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
         sys.exit(2)
     except (typer.Exit, SystemExit) as exc:
         code = getattr(exc, "exit_code", None)

@@ -18,7 +18,7 @@ from battleline.errors import BattlelineError
 
 
 def _fail(exc: BattlelineError) -> typer.Exit:
-    Console(stderr=True).print(f"[bold red]error:[/] {exc}")
+    Console(stderr=True).print(f"[bold red]error:[/] {exc}", soft_wrap=True)
     return typer.Exit(2)
 
 

@@ -44,7 +44,7 @@ def _main_guns(cls: ShipClass) -> str:
 
 
 def _fail(exc: BattlelineError) -> typer.Exit:
-    Console(stderr=True).print(f"[bold red]error:[/] {exc}")
+    Console(stderr=True).print(f"[bold red]error:[/] {exc}", soft_wrap=True)
     return typer.Exit(2)
 
 
@@ -71,7 +71,7 @@ def register(app: typer.Typer) -> None:
             classes = [c for c in classes if c.navy.lower() == navy.lower()]
             if not classes:
                 msg = f"no navy {navy!r}; the database has {', '.join(navies)}"
-                Console(stderr=True).print(f"[bold red]error:[/] {msg}")
+                Console(stderr=True).print(f"[bold red]error:[/] {msg}", soft_wrap=True)
                 raise typer.Exit(2)
         classes.sort(key=lambda c: (c.navy, c.type.value, c.name))
         if as_json:
