@@ -9,7 +9,6 @@ an illegal damage-control declaration (BF6-DC-02, BF6-DC-04, BF6-CF-01, BF6-SINK
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -38,7 +37,6 @@ def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str
         check=False,
         cwd=cwd,
         timeout=300,
-        env={**os.environ, "COLUMNS": "500"},  # one error line, unwrapped by rich
     )
 
 

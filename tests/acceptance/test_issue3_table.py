@@ -10,7 +10,6 @@ to see it"). Scales as data, the same battle at every scale (BF6-GEN-09, REF-BF6
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -80,7 +79,6 @@ def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str
         check=False,
         cwd=cwd,
         timeout=300,
-        env={**os.environ, "COLUMNS": "500"},
     )
 
 

@@ -12,7 +12,6 @@ torpedo's run (BF6-TORP-04). Estimates and launches are sealed per side until me
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -131,7 +130,6 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         check=False,
         timeout=300,
-        env={**os.environ, "COLUMNS": "500"},  # one unwrapped error line
     )
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from battleline.errors import BattlelineError, ScenarioError
 
@@ -85,6 +86,8 @@ def register(app: typer.Typer) -> None:
         try:
             where = draw_scenario(scenario, out, scale)
         except BattlelineError as exc:
-            Console(stderr=True).print(f"[bold red]error:[/] {exc}")
+            Console(stderr=True, highlight=False).print(
+                f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True
+            )
             raise typer.Exit(2) from None
         typer.echo(f"table drawn: {where}")
