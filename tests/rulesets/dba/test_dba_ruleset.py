@@ -201,3 +201,113 @@ def test_DBA_TGT_04_two_gun_lines_put_a_no_secondaries_ship_at_reduced_effect(
     g.submit("FR", [])
     shots = [e.text for e in g.events if e.text.startswith("Devastation →")]
     assert len(shots) == 2 and all("reduced effect DBA-TF-03" in t for t in shots)
+
+
+def _windy_scenario(tmp_path: Path, windy: bool) -> str:
+    """Red A–D (Mikasa) in line ahead heading north; eight Blue Leanders seven bases east."""
+    lines = [
+        'sides = ["Red", "Blue"]',
+        "turn_limit = 6",
+        'options = ["windy_corners"]' if windy else "options = []",
+    ]
+    for i, n in enumerate("ABCD"):
+        lines += [
+            "[[ship]]",
+            'annex = "Mikasa"',
+            f'name = "{n}"',
+            'side = "Red"',
+            'squadron = "Red"',
+            "x = 0",
+            f"y = {-i}",
+            "heading = 0",
+        ]
+    for i in range(8):
+        lines += [
+            "[[ship]]",
+            'annex = "Leander"',
+            f'name = "b{i + 1}"',
+            'side = "Blue"',
+            f'squadron = "Blue{i}"',
+            "x = 7",
+            f"y = {3 - i}",
+            "heading = 0",
+        ]
+    path = tmp_path / f"windy-{windy}.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+BLUE = [f"b{i}" for i in range(1, 9)]
+
+
+def _fire(target: str, shooters: list[str]) -> list[str]:
+    return [f"{s} -> {target}" for s in shooters]
+
+
+def _shots(game: Game, start: int, target: str) -> list[str]:
+    return [e.text for e in game.events.events[start:] if f"→ {target}: gunfire" in e.text]
+
+
+def test_EX_DBA_01_to_05_windy_corner_through_the_game_flow(tmp_path: Path) -> None:
+    """DBA-WC-01..05 spell by spell with real moves: 2 → 4 → 6 → 8 shooters, no deduction."""
+    g = Game(RULESET, _windy_scenario(tmp_path, True), 0)
+    corners = lambda: g.state.extra["dba"]["corners"]  # noqa: E731
+    # Spell 1 (EX-DBA-01): Red turns 90° in succession; only A gets round.
+    g.submit("Red", ["Red: succession T90 1"])
+    assert corners() == {
+        "WC1-Red": {"squadron": "Red", "to_pass": ["B", "C", "D"], "occupants": ["A"]}
+    }
+    g.submit("Red", [])
+    g.submit(
+        "Blue",
+        _fire("A", BLUE[:2]) + _fire("B", BLUE[2:4]) + _fire("C", BLUE[4:6]) + _fire("D", BLUE[6:]),
+    )
+    # Spell 2 (EX-DBA-02): Red does not move; four Blues on A, none deducts.
+    g.submit("Blue", [])
+    mark = len(g.events.events)
+    g.submit("Red", [])
+    g.submit("Blue", _fire("A", BLUE[:4]) + _fire("C", BLUE[4:6]) + _fire("D", BLUE[6:]))
+    shots = _shots(g, mark, "A")
+    assert len(shots) == 4 and not any("DBA-TF-02" in t for t in shots)
+    # Spell 3 (EX-DBA-03): A moves off, B through, C onto the corner; six Blues on C.
+    g.submit("Red", ["Red: succession 2"])
+    assert corners()["WC1-Red"]["occupants"] == ["C"]
+    assert "B" not in corners()["WC1-Red"]["to_pass"]
+    mark = len(g.events.events)
+    g.submit("Red", [])
+    g.submit("Blue", _fire("C", BLUE[:6]) + _fire("D", BLUE[6:]))
+    shots = _shots(g, mark, "C")
+    assert len(shots) == 6 and not any("DBA-TF-02" in t for t in shots)
+    # Spell 4 (EX-DBA-04): all eight on C.
+    g.submit("Blue", [])
+    mark = len(g.events.events)
+    g.submit("Red", [])
+    g.submit("Blue", _fire("C", BLUE))
+    shots = _shots(g, mark, "C")
+    assert len(shots) == 8 and not any("DBA-TF-02" in t for t in shots)
+    # Spell 5 (EX-DBA-05 a): C was lucky, moves off; D goes through; the corner is gone.
+    assert not ships_of(g.state)["C"].crippled
+    g.submit("Red", ["Red: succession 2"])
+    assert corners() == {}
+
+
+def test_without_the_option_four_shooters_all_deduct(tmp_path: Path) -> None:
+    g = Game(RULESET, _windy_scenario(tmp_path, False), 0)
+    g.submit("Red", ["Red: succession T90 1"])
+    assert g.state.extra["dba"]["corners"] == {}
+    g.submit("Red", [])
+    g.submit("Blue", _fire("A", BLUE[:2]))
+    g.submit("Blue", [])
+    mark = len(g.events.events)
+    g.submit("Red", [])
+    g.submit("Blue", _fire("A", BLUE[:4]))
+    shots = _shots(g, mark, "A")
+    assert len(shots) == 4 and all("splash confusion DBA-TF-02" in t for t in shots)
+
+
+def test_succession_needs_a_turn_to_start_and_a_squadron() -> None:
+    g = Game(RULESET, "yalu", 5)
+    with pytest.raises(IllegalOrderError, match="no turn in succession to continue"):
+        g.submit("China", ["Peiyang: succession 1"])
+    with pytest.raises(IllegalOrderError, match="only a squadron"):
+        g.submit("China", ["Ting Yuen: succession T90 1"])

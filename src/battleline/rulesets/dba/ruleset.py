@@ -38,7 +38,7 @@ from shapely import Polygon
 from battleline.engine.dice import SeededDice
 from battleline.engine.events import EventKind, EventLog
 from battleline.engine.flow import PhaseSpec
-from battleline.engine.geometry import Pose, norm360
+from battleline.engine.geometry import Pose, norm360, signed_angle
 from battleline.engine.state import GameState, Result
 from battleline.errors import IllegalOrderError, OrderSyntaxError, ScenarioError
 from battleline.rulesets.dba.combat import (
@@ -67,7 +67,7 @@ from battleline.rulesets.dba.points import points_value
 from battleline.rulesets.dba.status import ShipStatus, status_from_dict, status_to_dict
 from battleline.rulesets.dba.tables import Result as Outcome
 from battleline.rulesets.dba.tables import load_core
-from battleline.rulesets.dba.windy_corner import SplashConfusion
+from battleline.rulesets.dba.windy_corner import SplashConfusion, WindyCorner
 
 NAME = "dba"
 VERSION = "0.1"
@@ -228,6 +228,8 @@ class MoveLine:
     bases: int = 0
     stop: bool = False
     nets: bool | None = None
+    #: A turn in succession: each ship turns where the leader turned (DBA-WC-01).
+    succession: bool = False
 
 
 def parse_move_line(text: str) -> MoveLine:
@@ -240,6 +242,9 @@ def parse_move_line(text: str) -> MoveLine:
         return MoveLine(who, stop=True)
     if what in ("nets down", "nets up"):
         return MoveLine(who, nets=what.endswith("down"))
+    succession = what.startswith("succession ")
+    if succession:
+        what = what.removeprefix("succession ").strip()
     step = _STEP.match(what)
     if not step:
         raise OrderSyntaxError(
@@ -249,7 +254,7 @@ def parse_move_line(text: str) -> MoveLine:
     turn = float(step.group("turn") or 0.0)
     if abs(turn) > 180:
         raise OrderSyntaxError(f"{text!r}: a turn is at most 180°")
-    return MoveLine(who, turn, int(step.group("bases")))
+    return MoveLine(who, turn, int(step.group("bases")), succession=succession)
 
 
 def _parse_moves(spell: int) -> Any:
@@ -263,6 +268,16 @@ def _parse_moves(spell: int) -> Any:
                     raise IllegalOrderError(f"{line.who} is not a ship of {side}")
             elif line.who not in squadrons:
                 raise IllegalOrderError(f"{line.who!r} is neither a ship nor a squadron of {side}")
+            if line.succession and line.who not in squadrons:
+                raise IllegalOrderError(f"{line.who}: only a squadron turns in succession")
+            if (
+                line.succession
+                and not line.turn
+                and line.who not in game.extra.get("turn_points", {})
+            ):
+                raise IllegalOrderError(
+                    f"{line.who}: no turn in succession to continue; give T±degrees"
+                )
         _costs(state, game, side, lines, spell)
         return lines
 
@@ -295,8 +310,10 @@ def _costs(
         elif line.stop:
             cost = 0
         else:
-            turns = 1 if line.turn else 0
-            if len(members) > 1:
+            turns = 1 if line.turn and not line.succession else 0
+            if line.succession:
+                cost = group_move_cost(members, line.bases, options=game.options, core=core).nips
+            elif len(members) > 1:
                 if turns:
                     lock.check(squadron, number)
                 cost = group_move_cost(
@@ -333,8 +350,13 @@ def _resolve_moves(spell: int) -> Any:
         core = load_core()
         lock = TurnTogetherLock(dict(game.extra.get("lock", {})))
         number = _spell_number(state, spell)
+        splash = _splash(game)
+        paths: dict[str, list[tuple[float, float]]] = {}
         for line in orders.get(side, []):
             members = _members(game, side, line.who)
+            if line.succession:
+                _succession(state, game, splash, line, members, paths, number, events)
+                continue
             if line.nets is not None:
                 for m in members:
                     m.nets_lowered = line.nets
@@ -348,11 +370,12 @@ def _resolve_moves(spell: int) -> Any:
                     members[0].squadron, number, into_line_abreast=abs(line.turn) == 90
                 )
             for m in members:
-                pose = state.poses[m.name]
-                pose = Pose(pose.x, pose.y, norm360(pose.heading + line.turn))
+                start = state.poses[m.name]
+                pose = Pose(start.x, start.y, norm360(start.heading + line.turn))
                 pose = pose.forward(line.bases * core.base_metres)
                 state.poses[m.name] = pose
                 m.moved_this_spell += line.bases
+                paths[m.name] = [(start.x, start.y), (pose.x, pose.y)]
             turn = f" turns {line.turn:+g}° and" if line.turn else ""
             events.emit(EventKind.MOVE, f"{line.who}:{turn} moves {line.bases} base(s)")
         for m in game.ships.values():
@@ -360,10 +383,134 @@ def _resolve_moves(spell: int) -> Any:
                 m.moved_last_spell = m.moved_this_spell
                 m.stopped_last_spell = m.stopped
                 m.stopped = m.moved_this_spell == 0
+        _track_corners(state, game, splash, paths)
+        _save_splash(game, splash, number)
         game.extra["lock"] = dict(lock.locked_through)
         game.store()
 
     return resolve
+
+
+_ON_SPOT = 0.25  # bases: a ship this close to a Windy Corner's spot is on it
+
+
+def _succession(
+    state: GameState,
+    game: _Game,
+    splash: SplashConfusion,
+    line: MoveLine,
+    members: Sequence[ShipStatus],
+    paths: dict[str, list[tuple[float, float]]],
+    number: int,
+    events: EventLog,
+) -> None:
+    """Turn in succession: the leader turns where it is; each ship astern runs on to that point,
+    turns there and uses the rest of its move on the new heading (DBA-WC-01). Without a turn
+    (``succession 2``) the squadron carries on round the turn it began earlier."""
+    base = load_core().base_metres
+    points: dict[str, list[float]] = game.extra.setdefault("turn_points", {})
+    if line.turn:
+        leader = state.poses[members[0].name]
+        new_heading = norm360(leader.heading + line.turn)
+        points[line.who] = [leader.x, leader.y, new_heading]
+    elif line.who in points:
+        px, py, new_heading = points[line.who]
+        leader = Pose(px, py, new_heading)
+    else:
+        raise IllegalOrderError(f"{line.who}: no turn in succession to continue; give T±degrees")
+    for m in members:
+        start = state.poses[m.name]
+        to_turn = math.hypot(leader.x - start.x, leader.y - start.y)
+        run = line.bases * base
+        if abs(signed_angle(start.heading - new_heading)) < 1e-6:
+            end = start.forward(run)  # already round the turn
+            paths[m.name] = [(start.x, start.y), (end.x, end.y)]
+        elif to_turn >= run - 1e-6:
+            end = start.forward(run)
+            paths[m.name] = [(start.x, start.y), (end.x, end.y)]
+        else:
+            end = Pose(leader.x, leader.y, new_heading).forward(run - to_turn)
+            paths[m.name] = [(start.x, start.y), (leader.x, leader.y), (end.x, end.y)]
+        state.poses[m.name] = end
+        m.moved_this_spell += line.bases
+    what = f"turns {line.turn:+g}°" if line.turn else "carries on round its turn"
+    events.emit(EventKind.MOVE, f"{line.who}: {what} in succession, {line.bases} base(s)")
+    if all(abs(signed_angle(state.poses[m.name].heading - new_heading)) < 1e-6 for m in members):
+        points.pop(line.who, None)
+    if not line.turn:
+        return
+    first = state.poses[members[0].name]
+    location = f"WC{number}-{line.who}"
+    corner = splash.turn_in_succession(
+        line.who,
+        [m.name for m in members],
+        degrees=line.turn,
+        location=location,
+        first_through=members[0].name,
+        log=events,
+    )
+    if corner is not None:
+        game.extra.setdefault("corner_xy", {})[location] = [first.x, first.y]
+        paths.pop(members[0].name, None)  # already placed on the corner
+
+
+def _track_corners(
+    state: GameState,
+    game: _Game,
+    splash: SplashConfusion,
+    paths: Mapping[str, list[tuple[float, float]]],
+) -> None:
+    """Ships arriving on, passing through or leaving Windy Corners (DBA-WC-03/04)."""
+    from shapely import LineString, Point
+
+    base = load_core().base_metres
+    spots: dict[str, list[float]] = game.extra.get("corner_xy", {})
+    for location, corner in list(splash.corners.items()):
+        spot = Point(*spots[location])
+        for name in sorted(corner.to_pass | corner.occupants):
+            if name not in paths:
+                continue
+            end = state.poses[name]
+            if spot.distance(Point(end.x, end.y)) <= _ON_SPOT * base:
+                splash.arrive(name, location)
+            elif name in corner.occupants:
+                splash.leave(name, crippled=game.ships[name].crippled)
+            elif LineString(paths[name]).distance(spot) <= _ON_SPOT * base:
+                splash.pass_through(name, location)
+            if location not in splash.corners:
+                break
+    game.extra["corner_xy"] = {k: v for k, v in spots.items() if k in splash.corners}
+
+
+def _splash(game: _Game) -> SplashConfusion:
+    """The splash-confusion memory of a game (Windy Corners and last spell's fire)."""
+    splash = SplashConfusion(game.options)
+    for loc, c in game.extra.get("corners", {}).items():
+        splash.corners[loc] = WindyCorner(
+            loc, c["squadron"], set(c["to_pass"]), set(c["occupants"])
+        )
+    for sp, shooter, loc in game.extra.get("fired_at_corner", []):
+        splash.fired_at_corner[(sp, shooter)] = loc
+    for sp, shooter, tgt in game.extra.get("fired_at_stopped", []):
+        splash.fired_at_stopped[(sp, shooter)] = tgt
+    return splash
+
+
+def _save_splash(game: _Game, splash: SplashConfusion, number: int) -> None:
+    game.extra["corners"] = {
+        loc: {
+            "squadron": c.squadron,
+            "to_pass": sorted(c.to_pass),
+            "occupants": sorted(c.occupants),
+        }
+        for loc, c in splash.corners.items()
+    }
+    game.extra["fired_at_corner"] = [
+        [k[0], k[1], v] for k, v in splash.fired_at_corner.items() if k[0] >= number - 1
+    ]
+    game.extra["fired_at_stopped"] = [
+        [k[0], k[1], v] for k, v in splash.fired_at_stopped.items() if k[0] >= number - 1
+    ]
 
 
 # -- combat ---------------------------------------------------------------------------------
@@ -441,11 +588,7 @@ def _resolve_combat(spell: int) -> Any:
         core = load_core()
         speller = _speller(state, spell)
         number = _spell_number(state, spell)
-        splash = SplashConfusion(game.options)
-        for sp, shooter, loc in game.extra.get("fired_at_corner", []):
-            splash.fired_at_corner[(sp, shooter)] = loc
-        for sp, shooter, tgt in game.extra.get("fired_at_stopped", []):
-            splash.fired_at_stopped[(sp, shooter)] = tgt
+        splash = _splash(game)
         banned = {n for n, s in game.ships.items() if s.blast_ban}
         lines: list[FireLine] = [ln for side in state.sides for ln in orders.get(side, [])]
         gun_lines = [ln for ln in lines if not ln.torpedo]
@@ -551,12 +694,7 @@ def _resolve_combat(spell: int) -> Any:
                     )
             if name in banned:
                 s.blast_ban -= 1
-        game.extra["fired_at_corner"] = [
-            [k[0], k[1], v] for k, v in splash.fired_at_corner.items() if k[0] >= number - 1
-        ]
-        game.extra["fired_at_stopped"] = [
-            [k[0], k[1], v] for k, v in splash.fired_at_stopped.items() if k[0] >= number - 1
-        ]
+        _save_splash(game, splash, number)
         game.store()
 
     return resolve
