@@ -490,8 +490,8 @@ def test_every_torpedo_cell_is_a_die_score() -> None:
         ),
         pytest.param(
             "flooding.toml",
-            '7  = { sink = "5-6"',
-            '7  = { sink = "5-7"',
+            '7  = { sink = "6"',
+            '7  = { sink = "6-7"',
             "sinking",
             "7.sink",
             "within 1–6",
@@ -499,8 +499,8 @@ def test_every_torpedo_cell_is_a_die_score() -> None:
         ),
         pytest.param(
             "flooding.toml",
-            '"light",    "moderate", "moderate", "heavy",    "heavy" ]',
-            '"light",    "medium", "moderate", "heavy",    "heavy" ]',
+            '"none",     "light",    "moderate", "heavy",    "heavy" ]',
+            '"none",     "medium",    "moderate", "heavy",    "heavy" ]',
             "flooding.occurrence",
             "3 [50>]",
             "unknown flooding level 'medium'",
