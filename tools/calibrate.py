@@ -19,6 +19,11 @@ with a 95 % interval (normal approximation, mean ± 1.96·s/√n), the mean ship
 whether the target is met: the historical victor in most runs and each side's mean ships sunk
 within a factor of two of the record. Where the record is zero, "within a factor of two" means a
 mean below :data:`ZERO_TOLERANCE` ships.
+
+The admirals are the ones ``battleline demo`` plays (``battleline.ai.admiral.default_admiral``).
+By default (``--skills historical``) each side's range-takers have the skill its navy showed
+(:data:`HISTORICAL_SKILLS`: the Japanese of 1904–05 elite, the Russians, Chinese and Spanish
+green); ``--skills veteran`` plays both sides at the demo's level.
 """
 
 from __future__ import annotations
