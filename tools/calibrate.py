@@ -22,8 +22,9 @@ mean below :data:`ZERO_TOLERANCE` ships.
 
 The admirals are the ones ``battleline demo`` plays (``battleline.ai.admiral.default_admiral``).
 By default (``--skills historical``) each side's range-takers have the skill its navy showed
-(:data:`HISTORICAL_SKILLS`: the Japanese of 1904–05 elite, the Russians, Chinese and Spanish
-green); ``--skills veteran`` plays both sides at the demo's level.
+(:data:`HISTORICAL_SKILLS`: the Japanese of 1904–05 elite; the Americans, the Japanese of 1894
+and the Vladivostok cruisers veteran; the Chinese, the Spanish and the Port Arthur and Baltic
+squadrons green); ``--skills veteran`` plays both sides at the demo's level.
 """
 
 from __future__ import annotations
