@@ -311,3 +311,50 @@ def test_succession_needs_a_turn_to_start_and_a_squadron() -> None:
         g.submit("China", ["Peiyang: succession 1"])
     with pytest.raises(IllegalOrderError, match="only a squadron"):
         g.submit("China", ["Ting Yuen: succession T90 1"])
+
+
+def _ram_scenario(tmp_path: Path, hoche_x: float, options: str = "[]") -> str:
+    path = tmp_path / "ram.toml"
+    path.write_text(
+        f'sides = ["GB", "FR"]\nturn_limit = 3\noptions = {options}\n'
+        '[[ship]]\nannex = "Conqueror"\nside = "GB"\nx = 0\ny = 0\nheading = 90\n'
+        f'[[ship]]\nannex = "Hoche"\nside = "FR"\nx = {hoche_x}\ny = 0\nheading = 0\n'
+        '[[ship]]\nannex = "Majestic"\nside = "GB"\nx = 0\ny = -3\nheading = 90\n'
+    )
+    return str(path)
+
+
+def test_DBA_RAM_05_11_13_ram_order_in_the_flow(tmp_path: Path) -> None:
+    """Conqueror (a ram) heads for Hoche's port beam 2 bases off: D6 + 2 − 0 + 1 ≥ 5 always rams;
+    a coast defence ram against a battleship is "same" size: rammer D, target C; the rammer
+    stops (DBA-RAM-13) and both flood."""
+    g = Game(RULESET, _ram_scenario(tmp_path, 2), 3)
+    g.submit("GB", ["Conqueror: ram hoche 2"])
+    collision = texts(g, EventKind.COLLISION)
+    assert collision and "Conqueror → Hoche (broadside, voluntary)" in collision[0]
+    ships = ships_of(g.state)
+    assert ships["Conqueror"].damage == 1 and ships["Conqueror"].flooding
+    assert ships["Conqueror"].stopped
+    assert ships["Hoche"].crippled and ships["Hoche"].flooding
+    assert g.state.poses["Conqueror"].x == pytest.approx(1.75 * BASE)  # at the contact
+
+
+def test_ram_that_falls_short_misses(tmp_path: Path) -> None:
+    g = Game(RULESET, _ram_scenario(tmp_path, 5), 3)
+    g.submit("GB", ["Conqueror: ram Hoche 2"])
+    assert any("misses" in t for t in texts(g, EventKind.MOVE))
+    assert not texts(g, EventKind.COLLISION)
+    assert g.state.poses["Conqueror"].x == pytest.approx(2 * BASE)
+
+
+def test_ram_orders_are_checked(tmp_path: Path) -> None:
+    g = Game(RULESET, _ram_scenario(tmp_path, 2), 3)
+    with pytest.raises(IllegalOrderError, match="DBA-RAM-01"):
+        g.submit("GB", ["Conqueror: ram Majestic 1"])
+    with pytest.raises(IllegalOrderError, match="no ship 'Bouvet'"):
+        g.submit("GB", ["Conqueror: ram Bouvet 1"])
+    with pytest.raises(IllegalOrderError, match="at most 2"):
+        g.submit("GB", ["Conqueror: ram Hoche 3"])
+    off = Game(RULESET, _ram_scenario(tmp_path, 2, '["no_ramming"]'), 3)
+    with pytest.raises(IllegalOrderError, match="switched off"):
+        off.submit("GB", ["Conqueror: ram Hoche 2"])

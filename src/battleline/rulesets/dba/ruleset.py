@@ -28,7 +28,7 @@ import math
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -64,6 +64,7 @@ from battleline.rulesets.dba.movement import (
 )
 from battleline.rulesets.dba.options import Options
 from battleline.rulesets.dba.points import points_value
+from battleline.rulesets.dba.ramming import Edge, Placement, RamKind, resolve_ram
 from battleline.rulesets.dba.status import ShipStatus, status_from_dict, status_to_dict
 from battleline.rulesets.dba.tables import Result as Outcome
 from battleline.rulesets.dba.tables import load_core
@@ -75,6 +76,7 @@ ALIASES = ("dbsa", "damn-battleships-again")
 _EXTRA = "dba"
 _MOVE = re.compile(r"^\s*(?P<who>[^:]+?)\s*:\s*(?P<what>.+?)\s*$")
 _STEP = re.compile(r"^(?:T(?P<turn>[+-]?\d+(?:\.\d+)?)\s+)?(?P<bases>\d+)$", re.IGNORECASE)
+_RAM = re.compile(r"^ram\s+(?P<target>.+?)\s+(?P<bases>\d+)$", re.IGNORECASE)
 _FIRE = re.compile(
     r"^\s*(?P<shooter>.+?)\s+(?:torpedo\s+(?P<af>\d)\s+)?->\s*(?P<target>.+?)\s*$", re.IGNORECASE
 )
@@ -143,7 +145,7 @@ def new_state(scenario: str, seed: int) -> GameState:
         scale="dba",
     )
     state.extra[_EXTRA] = {
-        "options": list(options.enabled()),
+        "options": {n: getattr(options, n) for n in Options.names()},
         "ships": ships,
         "nips": {},
         "fired_at_corner": [],
@@ -230,6 +232,8 @@ class MoveLine:
     nets: bool | None = None
     #: A turn in succession: each ship turns where the leader turned (DBA-WC-01).
     succession: bool = False
+    #: A voluntary ram: head for this enemy ship and run ``bases`` (DBA-RAM-01/03).
+    ram: str | None = None
 
 
 def parse_move_line(text: str) -> MoveLine:
@@ -238,6 +242,9 @@ def parse_move_line(text: str) -> MoveLine:
     if not m:
         raise OrderSyntaxError(f"cannot read {text!r}: write '<ship or squadron>: [T±deg] bases'")
     who, what = m.group("who"), m.group("what").strip().lower()
+    ram = _RAM.match(m.group("what").strip())
+    if ram:
+        return MoveLine(who, bases=int(ram.group("bases")), ram=ram.group("target"))
     if what == "stop":
         return MoveLine(who, stop=True)
     if what in ("nets down", "nets up"):
@@ -260,7 +267,7 @@ def parse_move_line(text: str) -> MoveLine:
 def _parse_moves(spell: int) -> Any:
     def parse(state: GameState, side: str, texts: Sequence[str]) -> list[MoveLine]:
         game = _load(state)
-        lines = [parse_move_line(t) for t in texts if t.strip()]
+        lines = [_checked_ram(game, side, parse_move_line(t)) for t in texts if t.strip()]
         squadrons = _squadrons(game, side)
         for line in lines:
             if line.who in game.ships:
@@ -282,6 +289,27 @@ def _parse_moves(spell: int) -> Any:
         return lines
 
     return parse
+
+
+def _checked_ram(game: _Game, side: str, line: MoveLine) -> MoveLine:
+    """A ram order names one of the speller's ships and an enemy afloat (DBA-RAM-01)."""
+    if line.ram is None:
+        return line
+    if not game.options.ramming:
+        raise IllegalOrderError(f"{line.who}: ramming is switched off (option 'ramming')")
+    if line.who not in game.ships:
+        raise IllegalOrderError(f"{line.who}: only a single ship rams")
+    target = next((n for n in game.ships if n.lower() == line.ram.strip().lower()), None)
+    if target is None or game.ships[target].sunk:
+        raise IllegalOrderError(f"{line.who}: no ship {line.ram!r} afloat to ram")
+    if game.ships[target].side == side:
+        raise IllegalOrderError(
+            f"{line.who}: will not ram the friendly {target}; collisions are involuntary "
+            "(DBA-RAM-01)"
+        )
+    if line.bases < 1:
+        raise IllegalOrderError(f"{line.who}: declare at least one base for a ram (DBA-RAM-03)")
+    return replace(line, ram=target)
 
 
 def _members(game: _Game, side: str, who: str) -> list[ShipStatus]:
@@ -309,6 +337,8 @@ def _costs(
             )
         elif line.stop:
             cost = 0
+        elif line.ram is not None:
+            cost = move_cost(members[0], line.bases, turns=1, options=game.options, core=core).nips
         else:
             turns = 1 if line.turn and not line.succession else 0
             if line.succession:
@@ -352,10 +382,15 @@ def _resolve_moves(spell: int) -> Any:
         number = _spell_number(state, spell)
         splash = _splash(game)
         paths: dict[str, list[tuple[float, float]]] = {}
+        halted: set[str] = set()
         for line in orders.get(side, []):
             members = _members(game, side, line.who)
             if line.succession:
                 _succession(state, game, splash, line, members, paths, number, events)
+                continue
+            if line.ram is not None:
+                if _ram_move(state, game, line, paths, dice, events):
+                    halted.add(line.who)
                 continue
             if line.nets is not None:
                 for m in members:
@@ -382,7 +417,7 @@ def _resolve_moves(spell: int) -> Any:
             if m.side == side:
                 m.moved_last_spell = m.moved_this_spell
                 m.stopped_last_spell = m.stopped
-                m.stopped = m.moved_this_spell == 0
+                m.stopped = m.moved_this_spell == 0 or m.name in halted
         _track_corners(state, game, splash, paths)
         _save_splash(game, splash, number)
         game.extra["lock"] = dict(lock.locked_through)
@@ -392,6 +427,71 @@ def _resolve_moves(spell: int) -> Any:
 
 
 _ON_SPOT = 0.25  # bases: a ship this close to a Windy Corner's spot is on it
+
+
+def _ram_move(
+    state: GameState,
+    game: _Game,
+    line: MoveLine,
+    paths: dict[str, list[tuple[float, float]]],
+    dice: SeededDice,
+    events: EventLog,
+) -> bool:
+    """Head for the target and run the declared bases; on contact, test the ram (DBA-RAM-03..17)
+    and place the rammer as the result says (DBA-RAM-10/13/14/15). True if the rammer stopped."""
+    from shapely import LineString, Point
+
+    assert line.ram is not None
+    base = load_core().base_metres
+    rammer, target = game.ships[line.who], game.ships[line.ram]
+    start, tpose = state.poses[line.who], state.poses[line.ram]
+    heading = _bearing(start, tpose)
+    run = line.bases * base
+    full = Pose(start.x, start.y, heading).forward(run)
+    path = LineString([(start.x, start.y), (full.x, full.y)])
+    hit = path.intersection(_footprint(tpose, base))
+    rammer.moved_this_spell += line.bases
+    if hit.is_empty:
+        state.poses[line.who] = full
+        paths[line.who] = [(start.x, start.y), (full.x, full.y)]
+        events.emit(
+            EventKind.MOVE,
+            f"{line.who}: runs {line.bases} base(s) at {line.ram} and misses",
+            ship=line.who,
+        )
+        return False
+    contact = Point(start.x, start.y).distance(hit)
+    used = max(1, math.ceil(contact / base - 1e-9))
+    seen = arc_of(tpose.bearing_to(start.x, start.y))
+    edge = Edge.BROADSIDE if seen.broadside else Edge.BOW if seen is Arc.BOW else Edge.STERN
+    target_speed = 0 if target.stopped else target.moved_last_spell
+    out = resolve_ram(
+        rammer,
+        target,
+        dice,
+        kind=RamKind.VOLUNTARY,
+        edge=edge,
+        declared_bases=line.bases,
+        target_speed=target_speed,
+        bases_left=line.bases - used + 1,
+        options=game.options,
+        log=events,
+    )
+    at_contact = Pose(start.x, start.y, heading).forward(contact)
+    if out.placement is Placement.PASSES_THROUGH and not out.counter_ram:
+        end = full
+    elif out.placement is Placement.BROADSIDE_TO_BROADSIDE:
+        side = 1.0 if 0.0 <= tpose.bearing_to(start.x, start.y) < 180.0 else -1.0
+        x, y = tpose.offset(0.0, side * base / 2)
+        end = Pose(x, y, tpose.heading)
+    elif out.placement is Placement.STOPS_SHORT:
+        end = Pose(start.x, start.y, heading).forward(max(contact - base / 2, 0.0))
+    else:
+        end = at_contact
+    state.poses[line.who] = end
+    paths[line.who] = [(start.x, start.y), (end.x, end.y)]
+    events.emit(EventKind.MOVE, f"{line.who}: {out.placement.value}", ship=line.who)
+    return out.rammer_stopped
 
 
 def _succession(
