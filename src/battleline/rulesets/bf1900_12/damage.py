@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
@@ -30,8 +29,8 @@ from battleline.rulesets.bf1900.damage.codes import DamageContext, apply_codes, 
 from battleline.rulesets.bf1900.damage.flooding import resolve_flood_hit
 from battleline.rulesets.bf1900.damage.step1 import rolls_critical
 from battleline.rulesets.bf1900.damage.step4 import count_down, update_listing
-from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
-from battleline.rulesets.bf1900.ship import Compartment, FloodLevel
+from battleline.rulesets.bf1900.hits import Aspect, ShellSet, TorpedoHit
+from battleline.rulesets.bf1900.ship import FloodLevel
 from battleline.rulesets.bf1900.shiplog import ShipLog, SinkingState
 from battleline.rulesets.bf1900_12.charts import DIE, Charts12
 from battleline.rulesets.bf1900_12.dc import DC12Declaration, run_step_three
@@ -53,18 +52,16 @@ def context(
     dice: Dice,
     events: EventLog,
     *,
-    aspect: object = None,
+    aspect: Aspect | None = None,
     weapon_size: float | None = None,
     cause: str = "critical",
 ) -> DamageContext:
     """A damage context for this edition: the d12 and its own ``S`` (DIFF-01, DIFF-10)."""
-    from battleline.rulesets.bf1900.hits import Aspect
-
     return DamageContext(
         charts,
         dice,
         events,
-        aspect=aspect if isinstance(aspect, Aspect) else None,
+        aspect=aspect,
         weapon_size=weapon_size,
         cause=cause,
         die=DIE,
@@ -117,15 +114,6 @@ def _critical_event(
 
 
 # -- Step Two (BF12-DMG-04..06) ----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class GunState:
-    """Guns of one mounting in action, noted before Step One (BF12-DMG-05)."""
-
-    ship: str
-    mounting: str
-    guns: int
 
 
 def guns_before(logs: Mapping[str, ShipLog]) -> dict[tuple[str, str], int]:
@@ -374,9 +362,10 @@ def run_damage_phase(
 
 
 __all__ = [
-    "Compartment",
     "bonus_rolls",
+    "context",
     "fire_and_flooding",
+    "guns_before",
     "resolve_hits",
     "resolve_shell_set",
     "run_damage_phase",
