@@ -80,7 +80,8 @@ def record(scenario: str, seed: int) -> dict[str, Any]:
 
 def substeps(rec: dict[str, Any]) -> int:
     """The engine's collision sub-steps a turn: one per third of the narrowest beam."""
-    return max(1, math.ceil(rec["speed_m"] / max(float(rec["sizes"][:, 1].min()) / 3.0, 1.0)))
+    step = max(float(rec["sizes"][:, 1].min()) / 3.0, 1.0)
+    return max(1, math.ceil(float(rec["speed_m"]) / step))
 
 
 def floor_movement(rec: dict[str, Any]) -> float:
