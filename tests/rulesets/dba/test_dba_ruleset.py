@@ -358,3 +358,41 @@ def test_ram_orders_are_checked(tmp_path: Path) -> None:
     off = Game(RULESET, _ram_scenario(tmp_path, 2, '["no_ramming"]'), 3)
     with pytest.raises(IllegalOrderError, match="switched off"):
         off.submit("GB", ["Conqueror: ram Hoche 2"])
+
+
+def _tb_scenario(tmp_path: Path, options: str = '["tb_launch"]') -> str:
+    path = tmp_path / "tb.toml"
+    path.write_text(
+        f'sides = ["GB", "FR"]\nturn_limit = 3\noptions = {options}\n'
+        '[[ship]]\nannex = "Inflexible"\nside = "GB"\nx = 0\ny = 0\nheading = 0\n'
+        '[[ship]]\nannex = "Hoche"\nside = "FR"\nx = 3\ny = 0\nheading = 0\n'
+    )
+    return str(path)
+
+
+@pytest.mark.parametrize(("seed", "fate"), [(0, "damaged ×1"), (1, "crippled"), (2, "sound")])
+def test_DBA_TBL_02_04_05_06_launch_in_the_flow(tmp_path: Path, seed: int, fate: str) -> None:
+    g = Game(RULESET, _tb_scenario(tmp_path), seed)
+    g.submit("GB", ["Inflexible: launch TB"])
+    ships = ships_of(g.state)
+    tb = ships["Inflexible TB 1"]
+    assert tb.squadron == "Inflexible TBs" and ships["Inflexible"].tbs_carried == 1
+    mother = g.state.poses["Inflexible"]
+    assert g.state.poses["Inflexible TB 1"].x == pytest.approx(mother.x + BASE / 2)  # abeam
+    g.submit("GB", ["Inflexible -> Hoche"])
+    g.submit("FR", ["Hoche -> Inflexible"])
+    assert any("DBA-TBL-04" in t for t in texts(g, EventKind.NOTE))
+    ships = ships_of(g.state)
+    assert ships["Inflexible"].state_text == fate
+    assert ships["Inflexible TB 1"].state_text == fate  # DBA-TBL-06
+
+
+def test_launch_orders_are_checked(tmp_path: Path) -> None:
+    g = Game(RULESET, _tb_scenario(tmp_path), 0)
+    with pytest.raises(IllegalOrderError, match="DBA-TBL-03"):
+        g.submit("GB", ["Inflexible: launch TB", "Inflexible: launch TB"])
+    with pytest.raises(IllegalOrderError, match="AMB-97"):
+        g.submit("GB", ["Inflexible: launch TB", "Inflexible: 1"])
+    off = Game(RULESET, _tb_scenario(tmp_path, "[]"), 0)
+    with pytest.raises(IllegalOrderError, match="tb_launch"):
+        off.submit("GB", ["Inflexible: launch TB"])

@@ -53,7 +53,7 @@ from battleline.rulesets.dba.combat import (
     torpedo_attack,
 )
 from battleline.rulesets.dba.damage_control import damage_control_step
-from battleline.rulesets.dba.factors import RangeBand, load_annex_a
+from battleline.rulesets.dba.factors import RangeBand, ShipFactors, ShipType, load_annex_a
 from battleline.rulesets.dba.movement import (
     TurnTogetherLock,
     change_nets_cost,
@@ -68,6 +68,7 @@ from battleline.rulesets.dba.ramming import Edge, Placement, RamKind, resolve_ra
 from battleline.rulesets.dba.status import ShipStatus, status_from_dict, status_to_dict
 from battleline.rulesets.dba.tables import Result as Outcome
 from battleline.rulesets.dba.tables import load_core
+from battleline.rulesets.dba.torpedo_boats import LAUNCH_NIPS, launch_tb, share_fate
 from battleline.rulesets.dba.windy_corner import SplashConfusion, WindyCorner
 
 NAME = "dba"
@@ -234,6 +235,8 @@ class MoveLine:
     succession: bool = False
     #: A voluntary ram: head for this enemy ship and run ``bases`` (DBA-RAM-01/03).
     ram: str | None = None
+    #: Launch one 2nd Class TB (DBA-TBL-02).
+    launch: bool = False
 
 
 def parse_move_line(text: str) -> MoveLine:
@@ -247,6 +250,8 @@ def parse_move_line(text: str) -> MoveLine:
         return MoveLine(who, bases=int(ram.group("bases")), ram=ram.group("target"))
     if what == "stop":
         return MoveLine(who, stop=True)
+    if what == "launch tb":
+        return MoveLine(who, launch=True)
     if what in ("nets down", "nets up"):
         return MoveLine(who, nets=what.endswith("down"))
     succession = what.startswith("succession ")
@@ -285,10 +290,46 @@ def _parse_moves(spell: int) -> Any:
                 raise IllegalOrderError(
                     f"{line.who}: no turn in succession to continue; give T±degrees"
                 )
+        _check_launches(game, lines)
         _costs(state, game, side, lines, spell)
         return lines
 
     return parse
+
+
+def _check_launches(game: _Game, lines: Sequence[MoveLine]) -> None:
+    """A launching mother makes no other move this spell and keeps the launch limits
+    (DBA-TBL-02/03, AMB-97); the launches themselves are checked by ``launch_tb``."""
+    launching = {ln.who for ln in lines if ln.launch}
+    for name in launching:
+        if name not in game.ships:
+            raise IllegalOrderError(f"{name}: only a single ship launches TBs")
+        count = sum(ln.launch and ln.who == name for ln in lines)
+        probe = ShipStatus(
+            game.ships[name].ship,
+            tbs_carried=game.ships[name].tbs_carried,
+            crippled=game.ships[name].crippled,
+            stopped=True,
+            name=name,
+        )
+        for i in range(count):
+            launch_tb(probe, _tb2(), spell=0, launched_this_spell=i, options=game.options)
+    for ln in lines:
+        moving = not ln.launch and not ln.stop and ln.nets is None
+        if moving and (
+            ln.who in launching or any(m in launching for m in _squadron_names(game, ln.who))
+        ):
+            raise IllegalOrderError(
+                f"{ln.who}: a ship launching a TB must stay stopped this spell (DBA-TBL-02, AMB-97)"
+            )
+
+
+def _squadron_names(game: _Game, who: str) -> list[str]:
+    return [n for n, s in game.ships.items() if s.squadron == who and not s.sunk]
+
+
+def _tb2() -> ShipFactors:
+    return next(s for s in load_annex_a().ships.values() if s.type is ShipType.TB_2)
 
 
 def _checked_ram(game: _Game, side: str, line: MoveLine) -> MoveLine:
@@ -337,6 +378,8 @@ def _costs(
             )
         elif line.stop:
             cost = 0
+        elif line.launch:
+            cost = LAUNCH_NIPS  # DBA-TBL-02
         elif line.ram is not None:
             cost = move_cost(members[0], line.bases, turns=1, options=game.options, core=core).nips
         else:
@@ -388,6 +431,9 @@ def _resolve_moves(spell: int) -> Any:
             if line.succession:
                 _succession(state, game, splash, line, members, paths, number, events)
                 continue
+            if line.launch:
+                _launch(state, game, line, number, events)
+                continue
             if line.ram is not None:
                 if _ram_move(state, game, line, paths, dice, events):
                     halted.add(line.who)
@@ -427,6 +473,32 @@ def _resolve_moves(spell: int) -> Any:
 
 
 _ON_SPOT = 0.25  # bases: a ship this close to a Windy Corner's spot is on it
+
+
+def _launch(state: GameState, game: _Game, line: MoveLine, number: int, events: EventLog) -> None:
+    """Launch a 2nd Class TB abeam of its stopped mother (DBA-TBL-02..05)."""
+    mother = game.ships[line.who]
+    mother.stopped = True
+    launched: dict[str, list[Any]] = game.extra.setdefault("launched", {})
+    this_spell = sum(1 for m, sp in launched.values() if m == line.who and sp == number)
+    done = launch_tb(
+        mother,
+        _tb2(),
+        spell=number,
+        launched_this_spell=this_spell,
+        options=game.options,
+        pose=state.poses[line.who],
+        base_width=load_core().base_metres / 2,
+        log=events,
+    )
+    tb = done.tb
+    tb.squadron = f"{line.who} TBs"
+    while tb.name in game.ships:
+        tb.name += "'"
+    game.ships[tb.name] = tb
+    assert done.pose is not None
+    state.poses[tb.name] = done.pose
+    launched[tb.name] = [line.who, number]
 
 
 def _ram_move(
@@ -779,9 +851,11 @@ def _resolve_combat(spell: int) -> Any:
             pose = state.poses[ln.shooter]
             first_bearing.setdefault(ln.target, _bearing(state.poses[ln.target], pose))
         was_crippled = {n for n, s in game.ships.items() if s.crippled}
+        before = {n: (s.damage, s.crippled, s.sunk) for n, s in game.ships.items()}
         CombatRound(game.ships, torpedoes, guns).resolve(
             dice, options=game.options, log=events, core=core
         )
+        _share_fates(game, before, number, events)
         for name, s in game.ships.items():
             if s.crippled and not s.sunk and name not in was_crippled:
                 fire_from = first_bearing.get(name)
@@ -798,6 +872,29 @@ def _resolve_combat(spell: int) -> Any:
         game.store()
 
     return resolve
+
+
+def _share_fates(
+    game: _Game, before: Mapping[str, tuple[int, bool, bool]], number: int, events: EventLog
+) -> None:
+    """DBA-TBL-06: TBs launched this spell share what their mother suffered in it."""
+    launched: Mapping[str, list[Any]] = game.extra.get("launched", {})
+    for mother_name in {m for m, sp in launched.values() if sp == number}:
+        mother = game.ships[mother_name]
+        damage, crippled, sunk = before[mother_name]
+        result = (
+            Outcome.SUNK
+            if mother.sunk and not sunk
+            else Outcome.CRIPPLED
+            if mother.crippled and not crippled
+            else Outcome.DAMAGED
+            if mother.damage > damage
+            else Outcome.NONE
+        )
+        tbs = [
+            game.ships[t] for t, (m, sp) in launched.items() if m == mother_name and sp == number
+        ]
+        share_fate(mother, result, tbs, log=events)
 
 
 def shooters_of(lines: Sequence[FireLine]) -> list[str]:
