@@ -23,7 +23,7 @@ from battleline.rulesets.bf1900.damage.step3 import validate_declarations
 from battleline.rulesets.bf1900.hits import Ammo
 from battleline.rulesets.bf1900.scenario import lookup_class
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel
-from battleline.rulesets.bf1900.shiplog import Mark, ShipLog
+from battleline.rulesets.bf1900.shiplog import Mark, ShipLog, SinkingState
 
 
 class Spy:
@@ -280,3 +280,26 @@ def test_ai_battles_range_errors_are_realistic_and_hit_rates_fall_with_range() -
     assert 0.01 < spread < 0.12
     assert len(near) > 20 and len(far) > 20
     assert sum(near) / len(near) > 2 * sum(far) / len(far)
+
+
+def test_the_admiral_walks_its_own_splashes_seen_in_the_events() -> None:
+    """After a few turns of firing, the admiral's range-takers know where their last salvoes
+    fell (hit, short or over), read from its own splash and hit-zone markers."""
+    game = new_game("cruiser-duel", 2)
+    admirals = {
+        s: FleetAdmiral(s, admiral_seed(game.state.seed, i)) for i, s in enumerate(game.state.sides)
+    }
+    run_to(game, dict(admirals), 4, "command")
+    falls = [t.fall for a in admirals.values() for t in a.keeper.tracks.values()]
+    assert falls and all(f is not None for f in falls)
+
+
+def test_BF6_SINK_04_a_sinking_ship_fights_on_while_her_crews_stand() -> None:
+    """Majestic is sinking with her crews at the guns: she still writes a gunnery entry."""
+
+    def sinking_flagship(v: SideView) -> SideView:
+        v.ship("Majestic").log.sinking = SinkingState(turns_left=2)
+        return _with_enemy(v, "Bouvet", Pose(0.0, 3000.0, 90.0))
+
+    lines = FleetAdmiral("Britain", 4).orders(_channel_view(sinking_flagship), "gunnery")
+    assert any(line.startswith("Majestic: Bouvet @") for line in lines)
