@@ -396,3 +396,28 @@ def test_launch_orders_are_checked(tmp_path: Path) -> None:
     off = Game(RULESET, _tb_scenario(tmp_path, "[]"), 0)
     with pytest.raises(IllegalOrderError, match="tb_launch"):
         off.submit("GB", ["Inflexible: launch TB"])
+
+
+def test_DBA_TF_05_06_RW_03_scenario_light_sea_and_rough_weather(tmp_path: Path) -> None:
+    path = tmp_path / "night.toml"
+    path.write_text(
+        'sides = ["GB", "FR"]\nnight = true\nheavy_seas = true\n'
+        'options = ["rough_weather", "tb_launch"]\n'
+        '[[ship]]\nannex = "Inflexible"\nside = "GB"\nx = 0\ny = 0\nheading = 0\n'
+        '[[ship]]\nannex = "2nd Class TB"\nname = "TB 51"\nside = "GB"\nx = 0\ny = -2\n'
+        "heading = 0\n"
+        '[[ship]]\nannex = "Havock"\nside = "FR"\nx = 2\ny = 0\nheading = 0\n'
+    )
+    g = Game(RULESET, str(path), 1)
+    assert "TB 51" not in ships_of(g.state)  # DBA-RW-03: gone home
+    assert g.state.extra["dba"]["withdrawn"] == ["TB 51"]
+    with pytest.raises(IllegalOrderError, match="DBA-RW-03"):
+        g.submit("GB", ["Inflexible: launch TB"])
+    g.submit("GB", [])
+    g.submit("GB", ["Inflexible -> Havock"])
+    g.submit("FR", [])
+    shot = next(t for t in texts(g) if t.startswith("Inflexible → Havock"))
+    assert "DBA-TF-05" in shot and "DBA-TF-06" in shot
+    with pytest.raises(ScenarioError, match="night must be true or false"):
+        path.write_text('sides = ["A", "B"]\nnight = "yes"\n')
+        new_state(str(path), 1)

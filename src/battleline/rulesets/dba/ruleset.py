@@ -45,6 +45,7 @@ from battleline.rulesets.dba.combat import (
     Arc,
     Attack,
     CombatRound,
+    Conditions,
     TargetEdge,
     arc_of,
     fall_out_of_line,
@@ -111,6 +112,13 @@ def new_state(scenario: str, seed: int) -> GameState:
     core = load_core()
     ships: dict[str, dict[str, object]] = {}
     poses: dict[str, Pose] = {}
+    withdrawn: list[str] = []
+    light: dict[str, bool] = {}
+    for key in ("night", "dusk_or_dawn", "heavy_seas"):
+        value = doc.get(key, False)
+        if not isinstance(value, bool):
+            raise ScenarioError(f"{file}: {key} must be true or false")
+        light[key] = value
     for i, entry in enumerate(doc.get("ship", [])):
         where = f"{file}: ship[{i}]"
         try:
@@ -119,6 +127,9 @@ def new_state(scenario: str, seed: int) -> GameState:
             x, y, heading = float(entry["x"]), float(entry["y"]), float(entry["heading"])
         except KeyError as exc:
             raise ScenarioError(f"{where}: field {exc} is missing") from None
+        if options.rough_weather and factors.type is ShipType.TB_2:
+            withdrawn.append(str(entry.get("name", factors.name)))  # DBA-RW-03
+            continue
         if side not in sides:
             raise ScenarioError(f"{where}: side {side!r} is not one of {', '.join(sides)}")
         name = str(entry.get("name", factors.name))
@@ -152,6 +163,8 @@ def new_state(scenario: str, seed: int) -> GameState:
         "fired_at_corner": [],
         "fired_at_stopped": [],
         "lock": {},
+        "conditions": light,
+        "withdrawn": withdrawn,
     }
     return state
 
@@ -301,6 +314,11 @@ def _check_launches(game: _Game, lines: Sequence[MoveLine]) -> None:
     """A launching mother makes no other move this spell and keeps the launch limits
     (DBA-TBL-02/03, AMB-97); the launches themselves are checked by ``launch_tb``."""
     launching = {ln.who for ln in lines if ln.launch}
+    if launching and game.options.rough_weather:
+        raise IllegalOrderError(
+            f"{', '.join(sorted(launching))}: 2nd Class TBs stay aboard in rough weather "
+            "(DBA-RW-03)"
+        )
     for name in launching:
         if name not in game.ships:
             raise IllegalOrderError(f"{name}: only a single ship launches TBs")
@@ -803,6 +821,7 @@ def _resolve_combat(spell: int) -> Any:
                         edge=edge,
                         own_spell=game.ships[ln.shooter].side == speller,
                         multiple=many,
+                        conditions=_conditions(game),
                         options=game.options,
                         core=core,
                     )
@@ -834,6 +853,7 @@ def _resolve_combat(spell: int) -> Any:
                     both_broadsides=gun_count[ln.shooter] > 1,  # DBA-TGT-02/04
                     in_corridor=in_corridor(state, ln.shooter, ln.target),
                     splash=penalties.get((ln.shooter, ln.target), 0),
+                    conditions=_conditions(game),
                     options=game.options,
                     core=core,
                 )
@@ -872,6 +892,16 @@ def _resolve_combat(spell: int) -> Any:
         game.store()
 
     return resolve
+
+
+def _conditions(game: _Game) -> Conditions:
+    """The scenario's light and sea (DBA-TF-05/06); searchlights are not modelled."""
+    c: Mapping[str, bool] = game.extra.get("conditions", {})
+    return Conditions(
+        night=c.get("night", False),
+        dusk_or_dawn=c.get("dusk_or_dawn", False),
+        hindered=c.get("heavy_seas", False),
+    )
 
 
 def _share_fates(
