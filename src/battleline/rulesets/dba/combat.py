@@ -147,7 +147,8 @@ class FireMode:
 
 
 def secondary_af(ship: ShipFactors, core: CoreTables | None = None) -> int:
-    """DBA-TGT-05: 4 or fewer medium secondaries on the broadside → 1; 5 or more → 2."""
+    """DBA-TGT-05: 4 or fewer medium secondaries on the broadside → 1; 5 or more → 2
+    (EX-DRV-11)."""
     core = core or load_core()
     many = ship.secondaries >= core.secondaries_threshold
     return core.secondaries_many if many else core.secondaries_few
@@ -250,6 +251,7 @@ def fire_mode(
         return FireMode(af, False)
     if ship.layout is Layout.ALL_FORWARD and far and arc is Arc.BOW:
         return FireMode(af, False, note="all main armament forward (DBA-TGT-03)")
+    # DBA-BSA-01; DBA-BSA-03: only at long and extreme range, where the secondaries matter less.
     end_on = ship.layout in (Layout.LOZENGE, Layout.EN_ECHELON)
     if options.bow_stern_arcs and end_on and far and in_corridor and not accept_reduced:
         return FireMode(af, False, blast_risk=True, note="lozenge/en échelon end-on (DBA-BSA-01)")
@@ -418,7 +420,8 @@ def torpedo_left(status: ShipStatus) -> int:
 
 
 def spend_torpedoes(status: ShipStatus, af: int, *, own_spell: bool) -> None:
-    """Check and spend a torpedo attack (DBA-TORP-01..03, DBA-TORP-07, AMB-86)."""
+    """Check and spend a torpedo attack (DBA-TORP-01, DBA-TORP-02, DBA-TORP-03, DBA-TORP-07,
+    AMB-86); the once-a-game allowance is what stops "pot-shotting" (DBA-TORP-08)."""
     name = status.name
     if status.ship.torpedo == 0:
         raise IllegalOrderError(f"{name}: has no torpedo factor (DBA-TORP-01)")

@@ -58,7 +58,7 @@ class ShipType(StrEnum):
     TGB = "tgb"
     TBD = "tbd"
     TB_1 = "tb_1"
-    TB_2 = "tb_2"
+    TB_2 = "tb_2"  # DBA-TYPE-03: coast defence or carried aboard larger ships
     SUBMARINE = "submarine"
     TB_CARRIER = "tb_carrier"
     MERCHANT_AUXILIARY = "merchant_auxiliary"

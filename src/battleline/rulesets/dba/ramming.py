@@ -55,7 +55,7 @@ class Placement(StrEnum):
     STOPS = "stops"
 
 
-#: Effective-ram thresholds, "at least" (DBA-RAM-07/08, AMB-79).
+#: Effective-ram thresholds, "at least": broadside DBA-RAM-07, bow or stern DBA-RAM-08 (AMB-79).
 THRESHOLDS: dict[tuple[bool, RamKind], int] = {
     (True, RamKind.VOLUNTARY): 5,
     (True, RamKind.INVOLUNTARY): 6,
@@ -125,7 +125,7 @@ def ram_score(
     rammer_uses_ram: bool = True,
     target_uses_ram: bool = True,
 ) -> int:
-    """D6 + declared bases − target's speed, ±1 for "rams" (DBA-RAM-05/06, AMB-80/83)."""
+    """D6 + declared bases − target's speed (DBA-RAM-05), ±1 for "rams" (DBA-RAM-06, AMB-80/83)."""
     score = roll + declared_bases - target_speed
     if rammer.is_ram and rammer_uses_ram:
         score += 1

@@ -9,7 +9,7 @@ sinks it after gunfire, torpedoes or flooding, and does nothing after a ram (DBA
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from battleline.engine.events import EventKind, EventLog
 from battleline.rulesets.dba.factors import ShipFactors, ShipType
@@ -36,14 +36,13 @@ class ShipStatus:
     stopped_last_spell: bool = False
     nets_lowered: bool = False
     fouled: bool = False
-    #: Torpedo attacks left, as attack factors (DBA-TORP-01/02): [2] or [1, 1] are decided on use.
+    #: Torpedo factor spent this game (DBA-TORP-01/02); the marker on the base (DBA-TORP-07).
     torpedo_used: int = 0
     torpedo_marker: int = 0
     #: Fire phases in which the ship may not fire (DBA-BSA-02 blast damage).
     blast_ban: int = 0
     no_fire_this_spell: bool = False
     tbs_carried: int = 0
-    notes: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.name:

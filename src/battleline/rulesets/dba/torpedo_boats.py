@@ -6,7 +6,8 @@ With the ``tb_launch`` option a stopped, uncrippled mother ship that has not mov
 spell from a battleship or cruiser and two from a TB carrier or merchant auxiliary. It may not
 fire that spell; the TB goes on its own base abeam and may move in its side's next spell; if the
 mother is damaged, crippled or sunk that spell, the TB shares the result. TBs launched before the
-battle need no rule (DBA-TBL-01): they are simply bought and moved.
+battle need no rule (DBA-TBL-01): they are simply bought and moved. (DBA-TBL-07, flavour: the
+TB-carrying ships and the carriers Vulcan and Foudre are in Annex A.)
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ The splash-confusion limit: a gun shooter takes −1 when three or more ships fi
 With the ``windy_corners`` option, shooters that fired last spell at a ship on the same Windy
 Corner (or at the same still-stopped ship) are exempt; only the others are counted, and only they
 take the −1 (AMB-73). Exemption is earned afresh each spell (AMB-75), so the count chains
-2 → 4 → 6 → 8 shooters without deduction in the amendments' example.
+2 → 4 → 6 → 8 shooters without deduction in the amendments' example (EX-DBA-01, EX-DBA-02,
+EX-DBA-03, EX-DBA-04, EX-DBA-05).
 """
 
 from __future__ import annotations
@@ -117,7 +118,8 @@ class SplashConfusion:
             self.fired_at_stopped[(spell, shooter)] = target
 
     def exempt(self, spell: int, shooter: str, target: str, *, target_stopped: bool) -> bool:
-        """Is this shooter outside the splash count against this target? (DBA-WC-02/05/06)"""
+        """Is this shooter outside the splash count against this target? (DBA-WC-02, DBA-WC-05,
+        and DBA-WC-06 for stopped ships)"""
         if not self.options.windy_corners:
             return False
         location = self.corner_of(target)
