@@ -421,3 +421,52 @@ def test_DBA_TF_05_06_RW_03_scenario_light_sea_and_rough_weather(tmp_path: Path)
     with pytest.raises(ScenarioError, match="night must be true or false"):
         path.write_text('sides = ["A", "B"]\nnight = "yes"\n')
         new_state(str(path), 1)
+
+
+def _nearest_enemy(g: Game, name: str) -> str | None:
+    ships = ships_of(g.state)
+    me = g.state.poses[name]
+    enemies = [n for n, s in ships.items() if s.side != ships[name].side and not s.sunk]
+    return min(enemies, key=lambda n: me.distance_to(g.state.poses[n]), default=None)
+
+
+def _play_to_the_end(seed: int) -> Game:
+    """Each spell: every squadron steams one base; every ship fires at its nearest enemy."""
+    g = Game(RULESET, "yalu", seed)
+    for _ in range(200):
+        if g.finished:
+            break
+        phase = g.spec.name
+        ships = ships_of(g.state)
+        for side in g.state.sides:
+            if side in g.pending.texts:
+                continue
+            if phase.startswith("move"):
+                squadrons = {s.squadron for s in ships.values() if s.side == side and not s.sunk}
+                orders = []
+                for sq in sorted(squadrons):
+                    members = [s for s in ships.values() if s.squadron == sq and not s.sunk]
+                    if not any(m.crippled or m.fouled for m in members):
+                        orders.append(f"{sq}: 1")
+                try:
+                    g.submit(side, orders)
+                except IllegalOrderError:
+                    g.submit(side, [])
+            else:
+                lines = []
+                for name, s in ships.items():
+                    target = _nearest_enemy(g, name)
+                    if s.side == side and not s.sunk and target is not None:
+                        lines.append(f"{name} -> {target}")
+                g.submit(side, lines)
+            if g.finished or g.spec.name != phase:
+                break
+    return g
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_whole_game_plays_to_a_result(seed: int) -> None:
+    g = _play_to_the_end(seed)
+    assert g.finished and g.state.result is not None
+    assert g.state.turn <= g.state.turn_limit
+    assert texts(g, EventKind.RESULT)
