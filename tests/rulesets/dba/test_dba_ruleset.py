@@ -470,3 +470,20 @@ def test_a_whole_game_plays_to_a_result(seed: int) -> None:
     assert g.finished and g.state.result is not None
     assert g.state.turn <= g.state.turn_limit
     assert texts(g, EventKind.RESULT)
+
+
+def test_only_ships_that_really_fire_count_for_splash_confusion() -> None:
+    """DBA-TF-02 with AMB-94: a TB whose light guns cannot hurt the target is not a shooter."""
+    g = Game(RULESET, "yalu", 5)
+    g.submit("China", [])
+    g.submit("China", [])
+    mark = len(g.events.events)
+    g.submit("Japan", ["Yoshino -> Ting Yuen", "Naniwa -> Ting Yuen", "Kotaka -> Ting Yuen"])
+    shots = [t for t in texts(g)[mark:] if "→ Ting Yuen: gunfire" in t]
+    assert len(shots) == 2 and not any("DBA-TF-02" in t for t in shots)
+    g2 = Game(RULESET, "yalu", 5)
+    g2.submit("China", [])
+    g2.submit("China", [])
+    g2.submit("Japan", ["Yoshino -> Ting Yuen", "Naniwa -> Ting Yuen", "Matsushima -> Ting Yuen"])
+    shots = [t for t in texts(g2) if "→ Ting Yuen: gunfire" in t]
+    assert len(shots) == 3 and all("DBA-TF-02" in t for t in shots)

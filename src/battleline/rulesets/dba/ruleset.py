@@ -782,16 +782,6 @@ def _resolve_combat(spell: int) -> Any:
         banned = {n for n, s in game.ships.items() if s.blast_ban}
         lines: list[FireLine] = [ln for side in state.sides for ln in orders.get(side, [])]
         gun_lines = [ln for ln in lines if not ln.torpedo]
-        shooters_at: dict[str, list[str]] = {}
-        for ln in gun_lines:
-            shooters_at.setdefault(ln.target, []).append(ln.shooter)
-        penalties: dict[tuple[str, str], int] = {}
-        for target, shooters in shooters_at.items():
-            stopped = game.ships[target].stopped
-            for shooter, value in splash.fire(
-                number, target, shooters, target_stopped=stopped, core=core
-            ).items():
-                penalties[(shooter, target)] = value
         torp_lines = [ln for ln in lines if ln.torpedo]
         adjacent = {
             t: [
@@ -830,8 +820,30 @@ def _resolve_combat(spell: int) -> Any:
                 events.emit(
                     EventKind.NOTE, f"{ln.shooter} does not fire torpedoes: {exc}", ship=ln.shooter
                 )
+        # Gunfire: check every line first; only ships that really fire count for splash.
         fired: dict[str, Arc] = {}
         gun_count = {sh: sum(ln.shooter == sh for ln in gun_lines) for sh in shooters_of(gun_lines)}
+        conditions = _conditions(game)
+
+        def shots(
+            ln: FireLine, arc: Arc, band: RangeBand, second: bool, splash_mod: int
+        ) -> list[Attack]:
+            return gun_attacks(
+                game.ships[ln.shooter],
+                game.ships[ln.target],
+                arc=arc,
+                band=band,
+                own_spell=game.ships[ln.shooter].side == speller,
+                second_target=second,
+                both_broadsides=gun_count[ln.shooter] > 1,  # DBA-TGT-02/04
+                in_corridor=in_corridor(state, ln.shooter, ln.target),
+                splash=splash_mod,
+                conditions=conditions,
+                options=game.options,
+                core=core,
+            )
+
+        valid: list[tuple[FireLine, Arc, RangeBand, bool]] = []
         for ln in gun_lines:
             dist, arc, _edge = _geometry(state, ln.shooter, ln.target)
             band = core.band(dist)
@@ -843,33 +855,36 @@ def _resolve_combat(spell: int) -> Any:
                     arc.broadside and fired[ln.shooter].broadside and arc is not fired[ln.shooter]
                 ):
                     raise IllegalOrderError("a second target must be on the opposite beam")
-                made = gun_attacks(
-                    game.ships[ln.shooter],
-                    game.ships[ln.target],
-                    arc=arc,
-                    band=band,
-                    own_spell=game.ships[ln.shooter].side == speller,
-                    second_target=second,
-                    both_broadsides=gun_count[ln.shooter] > 1,  # DBA-TGT-02/04
-                    in_corridor=in_corridor(state, ln.shooter, ln.target),
-                    splash=penalties.get((ln.shooter, ln.target), 0),
-                    conditions=_conditions(game),
-                    options=game.options,
-                    core=core,
-                )
+                made = shots(ln, arc, band, second, 0)
             except IllegalOrderError as exc:
                 events.emit(EventKind.NOTE, f"{ln.shooter} does not fire: {exc}", ship=ln.shooter)
                 continue
             fired.setdefault(ln.shooter, arc)
-            if not made:
+            if not made:  # AMB-94: no roll, and no splash either
                 events.emit(
                     EventKind.NOTE,
                     f"{ln.shooter}'s light guns cannot hurt {ln.target} (DBA-SCG-01)",
                     ship=ln.shooter,
                 )
-            guns.extend(made)
-            pose = state.poses[ln.shooter]
-            first_bearing.setdefault(ln.target, _bearing(state.poses[ln.target], pose))
+                continue
+            valid.append((ln, arc, band, second))
+        shooters_at: dict[str, list[str]] = {}
+        for ln, *_rest in valid:
+            shooters_at.setdefault(ln.target, []).append(ln.shooter)
+        penalties: dict[tuple[str, str], int] = {}
+        for target, shooters in shooters_at.items():
+            stopped = game.ships[target].stopped
+            for shooter, value in splash.fire(
+                number, target, shooters, target_stopped=stopped, core=core
+            ).items():
+                penalties[(shooter, target)] = value
+        for ln, arc, band, second in valid:
+            guns.extend(shots(ln, arc, band, second, penalties[(ln.shooter, ln.target)]))
+        for attack in (*torpedoes, *guns):
+            first_bearing.setdefault(
+                attack.target,
+                _bearing(state.poses[attack.target], state.poses[attack.shooter]),
+            )
         was_crippled = {n for n, s in game.ships.items() if s.crippled}
         before = {n: (s.damage, s.crippled, s.sunk) for n, s in game.ships.items()}
         CombatRound(game.ships, torpedoes, guns).resolve(
