@@ -319,6 +319,10 @@ class FleetAdmiral:
                 continue
             spotter = division.flagship if division.flagship in alive else alive[0]
             order = target_order(picture, spotter)
+            if not all(is_flotilla(picture.own[s].type) for s in alive):
+                # A battle division concentrates on the enemy's big ships while it has one in
+                # sight; torpedo craft are left to each ship's light guns.
+                order = [t for t in order if not is_flotilla(picture.enemy[t].type)] or order
             preferred = order[0] if order else None
             for ship in alive:
                 entries += fire_plan(picture, ship, preferred, estimate)

@@ -441,7 +441,9 @@ def _ready(log: ShipLog, mount: Mounting) -> bool:
 def allocate_guns(
     picture: Picture, firer: str, targets: Sequence[tuple[str, int]]
 ) -> list[list[tuple[str, int]]]:
-    """Rounds per mounting for each (target, bracket), first target served first.
+    """Rounds per mounting for each (target, bracket), first target served first, except that
+    light guns (secondary, tertiary, boat) serve a torpedo craft first: the big guns for the
+    battle line, the quick-firers against the destroyers.
 
     A lettered position fires whole salvos at one target (BF6-ROF-06); each gun of a battery
     fires at the first target in its own arc (BF6-ROF-07); ROF 2 only in brackets 1–2 (BF6-ROF-05).
@@ -450,11 +452,15 @@ def allocate_guns(
     here = picture.poses[firer]
     thetas = [here.bearing_to(*picture.funnels[t]) for t, _ in targets]
     out: list[list[tuple[str, int]]] = [[] for _ in targets]
+    plain = list(range(len(targets)))
+    small_first = sorted(plain, key=lambda i: not is_flotilla(picture.enemy[targets[i][0]].type))
     for mount in log.cls.mountings:
         if not _ready(log, mount):
             continue
+        order = plain if mount.gun_class is GunClass.MAIN else small_first
         if mount.is_lettered:
-            for i, (_, bracket) in enumerate(targets):
+            for i in order:
+                bracket = targets[i][1]
                 if mount.penetration[bracket - 1] is None:
                     continue
                 guns = bearing_guns(log, mount, thetas[i]).guns
@@ -467,7 +473,8 @@ def allocate_guns(
         for gun in battery_layout(mount):
             if gun.index >= len(marks) or marks[gun.index] is not Mark.NONE:
                 continue
-            for i, (_, bracket) in enumerate(targets):
+            for i in order:
+                bracket = targets[i][1]
                 if mount.penetration[bracket - 1] is not None and in_arc(thetas[i], *gun.arc):
                     counts[i] += 1
                     break
@@ -488,6 +495,10 @@ def fire_plan(
     if preferred in order:
         order.remove(preferred)
         order.insert(0, preferred)
+    elif not is_flotilla(picture.own[firer].type):
+        # No division target in sight: a big ship's first target is the nearest big ship.
+        big = [t for t in order if not is_flotilla(picture.enemy[t].type)]
+        order = big[:1] + [t for t in order if t not in big[:1]]
     chosen: list[tuple[str, int, float]] = []
     for target in order[:3]:
         est = estimate(firer, target, picture.seen_m(firer, target))
