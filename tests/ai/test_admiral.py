@@ -303,3 +303,23 @@ def test_BF6_SINK_04_a_sinking_ship_fights_on_while_her_crews_stand() -> None:
 
     lines = FleetAdmiral("Britain", 4).orders(_channel_view(sinking_flagship), "gunnery")
     assert any(line.startswith("Majestic: Bouvet @") for line in lines)
+
+
+def test_BF6_TGT_02_big_guns_engage_the_line_and_light_guns_the_destroyers() -> None:
+    """A battleship and a destroyer off Majestic's port side: the division concentrates on
+    Bouvet with the 12-inch guns; the quick-firers that bear on Framee take her."""
+
+    def two_enemies(v: SideView) -> SideView:
+        where = {"Bouvet": Pose(0.0, 4000.0, 90.0), "Framee": Pose(2500.0, 2500.0, 180.0)}
+        contacts = tuple(
+            dataclasses.replace(c, pose=where[c.name]) for c in v.contacts if c.name in where
+        )
+        return dataclasses.replace(v, contacts=contacts)
+
+    lines = FleetAdmiral("Britain", 5).orders(_channel_view(two_enemies), "gunnery")
+    mine = [line for line in lines if line.startswith("Majestic:")]
+    at_bouvet = next(line for line in mine if "Bouvet @" in line)
+    at_framee = next(line for line in mine if "Framee @" in line)
+    assert " A:2" in at_bouvet and " Z:2" in at_bouvet
+    assert " A:" not in at_framee and " Z:" not in at_framee
+    assert "sec:" in at_framee
