@@ -194,13 +194,13 @@ class FleetAdmiral:
                 heading = None
             mine = turn_orders(division, here.heading, heading, line=not (flotilla or outside))
             drop = "" if flotilla else drop_candidate(picture, division)
-            moving = division
             if drop:
                 side = self._away_side(here, threat)
                 # The line holds its course while the lame ship turns out of it (BF6-CMD-17).
                 mine = [f'DROP "{drop}" {side}']
-                moving = division.without(drop)
-            tokens[name] = [*speed_order(picture, moving, self.last_moves, True), *mine]
+            # The speed must suit every ship listed, the one dropping out included: orders are
+            # checked on submission before the drop-out is made (BF6-MOV-01).
+            tokens[name] = [*speed_order(picture, division, self.last_moves, True), *mine]
         if not fleet_div and divisions:
             fleet_div = next(iter(divisions))
         if fleet_div and tokens.get(fleet_div) != ["SIG SURRENDER"]:

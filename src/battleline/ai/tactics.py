@@ -360,11 +360,14 @@ def checked_division_orders(
         try:
             orders = parse_orders(" ".join(attempt))
             movement = [o for o in orders if o.movement]
+            # Checked with every ship listed, as on submission, and without any ship dropping
+            # out, as when the move is made.
             moving = division
             for o in orders:
                 if isinstance(o, DropOut) and o.ship in moving.ships and o.ship != moving.flagship:
                     moving = moving.without(o.ship)
-            plan_division_move(moving, movement, poses, logs, scale, moves)
+            for checked in (division, moving):
+                plan_division_move(checked, movement, poses, logs, scale, moves)
             return attempt
         except BattlelineError:
             continue
