@@ -109,10 +109,14 @@ def test_cause_of_counts_each_kind_of_damage_once() -> None:
 
     assert cause_of(ev(EventKind.DAMAGE, location="vitals", codes=["P"])) == "gunfire"
     assert cause_of(ev(EventKind.DAMAGE, code="P")) is None  # a code's effect, not a new hit
-    assert cause_of(ev(EventKind.TORPEDO_HIT, size=6)) == "torpedo"
-    assert cause_of(ev(EventKind.FLOODING, level=2, compartment="forward")) == "flooding"
-    assert cause_of(ev(EventKind.FLOODING, level=0, roll=1)) is None  # no flooding rolled
+    assert cause_of(ev(EventKind.TORPEDO_HIT, size=6, halved=False)) == "torpedo"
+    assert cause_of(ev(EventKind.TORPEDO_HIT, need=4, roll=5)) is None  # the Torpedo Phase's
+    occurrence = {"column": "100>", "roll": 5, "level": 2, "compartment": "forward"}
+    assert cause_of(ev(EventKind.FLOODING, **occurrence)) == "flooding"
+    assert cause_of(ev(EventKind.FLOODING, column="100>", roll=1, level=0)) is None  # none
     assert cause_of(ev(EventKind.FLOODING, level=2, codes=["P"])) is None  # the effects roll
+    rose = {"compartment": "forward", "level": 2, "rose": True}
+    assert cause_of(ev(EventKind.FLOODING, **rose)) is None  # the level it raised
     assert cause_of(ev(EventKind.FIRE, internal=True)) == "fire"
     assert cause_of(ev(EventKind.FIRE)) is None  # a fire going out
     assert cause_of(ev(EventKind.EXPLOSION)) == "explosion"
@@ -150,6 +154,15 @@ def test_play_battle_reads_the_finished_game(tiny: str) -> None:
     assert list(rec.sunk) == sunk
     hits = [e for e in game.events if e.kind is EventKind.DAMAGE and "location" in e.data]
     assert sum(r[0] for r in rec.damage) == len(hits)
+    # Every flood hit is counted once, not with the compartment's level event that follows it
+    # (one after each flood hit with a level; a failed counterflood adds more).
+    floods = [e for e in game.events if e.kind is EventKind.FLOODING and "rose" in e.data]
+    assert sum(r[2] for r in rec.damage) <= len(floods)
+    assert (
+        sum(r[2] for r in rec.damage)
+        < len([e for e in game.events if e.kind is EventKind.FLOODING])
+        or not floods
+    )
 
 
 def test_a_battle_the_engine_stops_is_a_failed_record_not_a_lost_sweep(

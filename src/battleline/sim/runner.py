@@ -72,10 +72,13 @@ def run_seed(seed: int, index: int) -> int:
 def cause_of(event: Event) -> str | None:
     """Which damage cause an event counts towards, or ``None``.
 
-    * gunfire: a shell that struck a location (a ``DAMAGE`` event naming the location);
-    * torpedo: a torpedo that struck (``TORPEDO_HIT``);
-    * flooding: a flooding level raised in a compartment (``FLOODING`` with a level and a
-      compartment), whatever flooded it;
+    * gunfire: a shell that struck a location (Damage Step Two's ``DAMAGE`` event naming the
+      location);
+    * torpedo: a torpedo whose hit is resolved in Damage Step Two (its ``TORPEDO_HIT`` names the
+      size it floods with; the Torpedo Phase's own ``TORPEDO_HIT`` is not counted again);
+    * flooding: a flood hit whose Occurrence roll gave a level (the ``FLOODING`` event naming
+      the column and a level above none), whatever caused it; the events that follow it (the
+      compartment's new level, the effects roll) are not counted again;
     * fire: a fire started (``FIRE`` naming internal or external);
     * explosion: an ``EXPLOSION`` event.
     """
@@ -84,9 +87,9 @@ def cause_of(event: Event) -> str | None:
     if kind is EventKind.DAMAGE:
         return "gunfire" if "location" in data else None
     if kind is EventKind.TORPEDO_HIT:
-        return "torpedo"
+        return "torpedo" if "size" in data else None
     if kind is EventKind.FLOODING:
-        return "flooding" if data.get("level") and "compartment" in data else None
+        return "flooding" if data.get("level") and "column" in data else None
     if kind is EventKind.FIRE:
         return "fire" if "internal" in data else None
     if kind is EventKind.EXPLOSION:
