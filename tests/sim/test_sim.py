@@ -378,3 +378,21 @@ def test_an_unreachable_cluster_is_a_cluster_error(spec: str) -> None:
 def test_scenario_file_path_is_accepted(tiny: str) -> None:
     assert Path(tiny).exists()
     assert Counter(run_chunk(tiny, 1, 0, 1).turns).total() == 1
+
+
+def test_the_report_names_failed_battles_and_prints_every_table(serial_tally: Tally) -> None:
+    from rich.console import Console
+
+    from battleline.sim.report import print_report
+
+    tally = Tally(serial_tally.scenario, serial_tally.seed)
+    tally.merge(serial_tally)
+    tally.add(BattleRecord.failed(7, ("Blue", "Red"), "IllegalOrderError: no such thing"))
+    console = Console(record=True, width=120)
+    print_report(console, tally.summary())
+    text = console.export_text()
+    assert "1 of 5 battles stopped with an engine error" in text
+    assert f"run 7 (game seed {run_seed(3, 7)}): IllegalOrderError: no such thing" in text
+    for title in ("Outcome", "Losses per battle", "Survival by class", "Damage received"):
+        assert title in text
+    assert "Yoshino" in text and "Kasagi" in text
