@@ -6,8 +6,8 @@ list of records. Only a bounded number of chunks is in flight at a time, so memo
 however many runs are asked for. The tallies merge in whatever order they finish, which does not
 change the aggregate (integer counters).
 
-* ``local`` (default): ``concurrent.futures.ProcessPoolExecutor`` with ``workers`` processes; one
-  worker plays in this process.
+* ``local`` (default): ``concurrent.futures.ProcessPoolExecutor`` with ``workers`` processes
+  started from a ``forkserver``; one worker plays in this process.
 * ``dask://HOST:PORT`` connects a ``distributed.Client`` to a running scheduler; ``dask-local``
   starts a ``distributed.LocalCluster`` of ``workers`` single-threaded processes.
 * ``ray://HOST:PORT`` connects ``ray.init`` to a cluster; ``ray-local`` starts a local Ray with
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib
+import multiprocessing
 import os
 import socket
 from collections.abc import Callable, Iterator
@@ -98,7 +99,11 @@ class LocalBackend(Backend):
             return
         window = 4 * self.workers
         todo = chunks(job.runs, self.workers)
-        with cf.ProcessPoolExecutor(max_workers=self.workers) as pool:
+        # Not "fork": the caller may run threads (rich's progress bar does), and a forked child
+        # could inherit a lock held by one of them.
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        with cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=context) as pool:
             running: set[cf.Future[Tally]] = set()
             for start, stop in todo:
                 running.add(pool.submit(run_chunk, job.scenario, job.seed, start, stop))
