@@ -230,7 +230,7 @@ def parse_command(
     state: GameState, side: str, texts: Sequence[str]
 ) -> dict[str, tuple[notation.Order, ...]]:
     """Read ``<division>: <orders>`` lines (BF6-CMD-01..17 in ``notation``; fleet messages as
-    ``SIG ...``), check each division's orders (``command.validate_orders``)."""
+    ``SIG ...``), check each division's orders (``command.check_orders``)."""
     out: dict[str, tuple[notation.Order, ...]] = {}
     for text in texts:
         if ":" not in text:
@@ -247,18 +247,13 @@ def parse_command(
                 f"(its divisions: {', '.join(known)}; BF6-CMD-02)"
             )
         out[name] = out.get(name, ()) + notation.parse_orders(rest)
+    # Every check the Command Phase makes without dice, done now: stop with another order,
+    # impossible speeds (BF6-MOV-01/03/06), ineligible drop-outs (BF6-CMD-16) and flag transfers
+    # (BF6-CMD-19), so nothing a side submits can fail later at resolution.
+    command.check_orders(
+        state.divisions, out, state.logs, state.poses, scale_of(state), state.moved_last_m
+    )
     for name, orders in out.items():
-        command.validate_orders(state.divisions[name], orders)
-        # A dry run of the move catches speeds no ship of the division can make now
-        # (BF6-MOV-01/03/06), so they are refused on submission rather than at movement.
-        command.plan_division_move(
-            state.divisions[name],
-            [o for o in orders if o.movement],
-            state.poses,
-            state.logs,
-            scale_of(state),
-            state.moved_last_m,
-        )
         surrender = [
             o
             for o in orders
