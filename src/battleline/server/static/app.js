@@ -1,0 +1,193 @@
+// battleline web page: join a game, read the side's view, submit sealed orders, poll.
+// The page holds no rules: the server checks every order and answers with the engine's message.
+"use strict";
+
+const POLL_MS = 2000;
+const seat = { game: "", token: "" };
+let cursor = 0; // how many game events the page has asked for already
+let shown = ""; // "turn/phase" now displayed
+let help = {};
+let timer = null;
+
+const $ = (id) => document.getElementById(id);
+
+async function api(path, options = {}) {
+  const headers = { "X-Battleline-Token": seat.token, ...(options.headers || {}) };
+  const response = await fetch(`/api/games/${encodeURIComponent(seat.game)}${path}`, {
+    ...options,
+    headers,
+  });
+  let body = null;
+  try {
+    body = await response.json();
+  } catch (_) {
+    body = null;
+  }
+  return { response, body };
+}
+
+function problem(body, response) {
+  if (body && typeof body.detail === "string") return body.detail;
+  if (body && Array.isArray(body.detail)) return body.detail.map((d) => d.msg).join("; ");
+  return `the server answered ${response.status}`;
+}
+
+function say(text, kind) {
+  const box = $("message");
+  box.textContent = text;
+  box.className = kind;
+}
+
+function summary(ship) {
+  const log = ship.log;
+  const notes = [];
+  if (log.sunk) notes.push("sunk");
+  if (log.surrendered) notes.push("struck");
+  if (log.sinking) notes.push("sinking");
+  if (!ship.in_battle && !log.sunk && !log.surrendered) notes.push("out of the battle");
+  const p = log.propulsion;
+  if (p.damaged || p.destroyed) notes.push(`propulsion ${p.damaged} damaged, ${p.destroyed} gone`);
+  const fires = log.fires_external + log.fires_internal;
+  if (fires) notes.push(`${fires} fire${fires > 1 ? "s" : ""}`);
+  for (const [name, c] of Object.entries(log.compartments)) {
+    if (c.level) notes.push(`${name} flooding ${c.level}`);
+  }
+  for (const [key, pos] of Object.entries(log.positions)) {
+    if (pos.destroyed) notes.push(`${key} destroyed`);
+    else if (pos.slashes) notes.push(`${key} hit ×${pos.slashes}`);
+  }
+  const tubes = Object.entries(log.torpedoes_left).map(([k, n]) => `${k} ${n}`);
+  if (tubes.length) notes.push(`torpedoes: ${tubes.join(", ")}`);
+  return notes.join("; ") || "undamaged";
+}
+
+function showShips(own) {
+  const rows = $("ship-rows");
+  rows.replaceChildren();
+  for (const ship of own) {
+    const tr = document.createElement("tr");
+    for (const text of [
+      ship.name,
+      ship.division,
+      `${ship.speed_knots} kn`,
+      summary(ship),
+    ]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.appendChild(td);
+    }
+    rows.appendChild(tr);
+  }
+}
+
+function showEvents(events) {
+  const list = $("event-list");
+  for (const e of events) {
+    if (e.kind === "roll") continue; // dice are in the umpire's log; keep the page readable
+    const li = document.createElement("li");
+    li.textContent = `T${e.turn} ${e.phase}: ${e.text}`;
+    list.prepend(li);
+  }
+}
+
+function show(v) {
+  $("side").textContent = v.side;
+  $("turn").textContent = v.turn;
+  $("phase").textContent = v.phase;
+  $("order-kind").textContent = v.order_kind ? `(${v.order_kind})` : "";
+  $("help").textContent = help[v.phase] || "One order per line.";
+  const over = v.result !== null;
+  $("result").hidden = !over;
+  $("result").textContent = over ? `The battle is over: ${v.result}` : "";
+  const mine = v.my_orders !== null;
+  const others = v.waiting_for.filter((s) => s !== v.side);
+  $("waiting").hidden = over || !mine || others.length === 0;
+  $("sealed").hidden = !mine;
+  $("my-orders").textContent = mine ? v.my_orders.join("\n") || "(no orders)" : "";
+  $("submit-button").disabled = over;
+  showShips(v.own);
+  showEvents(v.events);
+  const now = `${v.turn}/${v.phase}/${v.result}`;
+  if (now !== shown) {
+    shown = now;
+    $("order-lines").value = "";
+    $("picture").src =
+      `/api/games/${encodeURIComponent(seat.game)}/picture.svg` +
+      `?token=${encodeURIComponent(seat.token)}&at=${encodeURIComponent(now)}`;
+  }
+}
+
+async function poll() {
+  const { response, body } = await api(`/view?since=${cursor}`);
+  if (!response.ok) {
+    say(problem(body, response), "error");
+    return false;
+  }
+  cursor = Number(response.headers.get("X-Battleline-Events") || cursor);
+  show(body);
+  return true;
+}
+
+function orders() {
+  const lines = $("order-lines").value.split("\n").filter((l) => l.trim() !== "");
+  return {
+    turn: Number($("turn").textContent),
+    phase: $("phase").textContent,
+    lines,
+  };
+}
+
+async function send(path, okText) {
+  const { response, body } = await api(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(orders()),
+  });
+  if (response.ok) {
+    say(okText(body), "ok");
+    await poll();
+  } else {
+    say(problem(body, response), "error");
+  }
+}
+
+async function join(game, token) {
+  seat.game = game.trim();
+  seat.token = token.trim();
+  cursor = 0;
+  shown = "";
+  $("event-list").replaceChildren();
+  if (!(await poll())) return;
+  $("game").hidden = false;
+  say("", "");
+  if (timer) clearInterval(timer);
+  timer = setInterval(poll, POLL_MS);
+}
+
+async function start() {
+  try {
+    help = await (await fetch("/api/notation")).json();
+  } catch (_) {
+    help = {};
+  }
+  $("join").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    join($("game-id").value, $("token").value);
+  });
+  $("check-button").addEventListener("click", () =>
+    send("/check", () => "The umpire accepts these orders (not yet sealed)."),
+  );
+  $("submit-button").addEventListener("click", () =>
+    send("/orders", (b) =>
+      b.resolved ? "Sealed; the phase has resolved." : "Sealed. Waiting for the other side…",
+    ),
+  );
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (params.get("game") && params.get("token")) {
+    $("game-id").value = params.get("game");
+    $("token").value = params.get("token");
+    join(params.get("game"), params.get("token"));
+  }
+}
+
+start();
