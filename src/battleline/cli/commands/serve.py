@@ -1,0 +1,76 @@
+"""``battleline serve`` runs the web server; ``battleline web-new`` starts a game in its database.
+
+``serve`` hosts :func:`battleline.server.app.create_app` with uvicorn. ``web-new`` makes a game
+straight in the database (no server needed) and prints the game id, one join link and token per
+human side, and the umpire's token. Tokens are shown only this once.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+import typer
+
+
+def web_new(
+    scenario: str, db: str | None, seed: int | None, ai: list[str], base_url: str
+) -> list[str]:
+    """Start a game in the database ``db``; return the lines to print (id, tokens, links)."""
+    from battleline.server.app import create_game
+    from battleline.server.store import UMPIRE, GameStore
+
+    store = GameStore(db)
+    try:
+        chosen = seed if seed is not None else secrets.randbelow(2**31)
+        live, tokens = create_game(store, scenario, chosen, ai)
+    finally:
+        store.close()
+    base = base_url.rstrip("/") + "/"
+    lines = [f"game {live.id}: {scenario}, seed {chosen} (keep the seed to yourself)"]
+    for side in live.game.state.sides:
+        if side in tokens:
+            lines.append(f"  {side}: token {tokens[side]}")
+            lines.append(f"    join: {base}#game={live.id}&token={tokens[side]}")
+        else:
+            lines.append(f"  {side}: played by the computer")
+    lines.append(f"  umpire: token {tokens[UMPIRE]}")
+    lines.append(f"    view: {base}api/games/{live.id}/umpire?token={tokens[UMPIRE]}")
+    return lines
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` and ``web-new`` to the app."""
+
+    @app.command()
+    def serve(
+        db: str | None = typer.Option(
+            None, "--db", help="SQLAlchemy URL or SQLite file (default ./battleline.sqlite3)"
+        ),
+        host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
+        port: int = typer.Option(8000, "--port", help="port to listen on"),
+    ) -> None:
+        """Run the web server: players join games with their tokens in a browser."""
+        import uvicorn
+
+        from battleline.server.app import create_app
+
+        typer.echo(f"battleline web server on http://{host}:{port}/")
+        uvicorn.run(create_app(db), host=host, port=port, log_level="info")
+
+    @app.command("web-new")
+    def web_new_command(
+        scenario: str = typer.Argument(..., help="built-in scenario id or a scenario file"),
+        db: str | None = typer.Option(
+            None, "--db", help="SQLAlchemy URL or SQLite file (default ./battleline.sqlite3)"
+        ),
+        seed: int | None = typer.Option(None, "--seed", help="game seed (random if left out)"),
+        ai: list[str] = typer.Option(
+            [], "--ai", help="a side the computer plays (repeat for more)"
+        ),
+        base_url: str = typer.Option(
+            "http://127.0.0.1:8000/", "--url", help="the server's address, for the join links"
+        ),
+    ) -> None:
+        """Start a web game and print its id, join links and tokens."""
+        for line in web_new(scenario, db, seed, ai, base_url):
+            typer.echo(line)
