@@ -1,0 +1,308 @@
+"""The web API: hidden simultaneous orders between players on different machines (BF6-GEN-07).
+
+Two human sides play the cruiser duel through FastAPI's ``TestClient``; the raw JSON each side
+receives is searched for the other side's sealed orders, estimates and ship log.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from battleline.engine import GameRecord, new_game, submit, verify
+from battleline.server.app import create_app
+from battleline.server.store import GameStore, StaleGameError, database_url, digest
+
+BLUE_COMMAND = "Blue cruiser: SPD15 TS10S"
+RED_COMMAND = "Red cruiser: SPD16"
+BLUE_GUNNERY = "Yoshino: Kasagi @5150 AP A:1 Z:1"
+RED_GUNNERY = "Kasagi: Yoshino @4870 AP A:1 Z:1"
+CONTACT_KEYS = {"name", "cls", "type", "size", "pose", "fires", "sinking", "surrendered"}
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "games.sqlite3")
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db)) as c:
+        yield c
+
+
+class Seat:
+    """One player at a browser: the game id and the token."""
+
+    def __init__(self, client: TestClient, game: str, token: str) -> None:
+        self.client, self.game, self.token = client, game, token
+
+    def get(self, what: str, **params: Any) -> Any:
+        return self.client.get(
+            f"/api/games/{self.game}/{what}",
+            headers={"X-Battleline-Token": self.token},
+            params=params,
+        )
+
+    def view(self) -> dict[str, Any]:
+        r = self.get("view")
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def raw_view(self) -> str:
+        return str(self.get("view").text)
+
+    def order(self, turn: int, phase: str, *lines: str) -> Any:
+        return self.client.post(
+            f"/api/games/{self.game}/orders",
+            headers={"X-Battleline-Token": self.token},
+            json={"turn": turn, "phase": phase, "lines": list(lines)},
+        )
+
+
+def start(
+    client: TestClient, ai: list[str] | None = None, seed: int = 7
+) -> tuple[dict[str, Any], dict[str, Seat]]:
+    r = client.post("/api/games", json={"scenario": "cruiser-duel", "seed": seed, "ai": ai or []})
+    assert r.status_code == 201, r.text
+    made = r.json()
+    seats = {
+        s["side"]: Seat(client, made["game_id"], s["token"]) for s in made["seats"] if s["human"]
+    }
+    seats["umpire"] = Seat(client, made["game_id"], made["umpire_token"])
+    return made, seats
+
+
+def _logs_in(node: Any) -> Iterator[dict[str, Any]]:
+    """Every ship log (a dict with propulsion boxes) anywhere in a JSON document."""
+    if isinstance(node, dict):
+        if "propulsion" in node:
+            yield node
+        for value in node.values():
+            yield from _logs_in(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _logs_in(value)
+
+
+def to_gunnery(seats: dict[str, Seat]) -> None:
+    assert seats["Blue"].order(1, "command", BLUE_COMMAND).json()["resolved"] is False
+    out = seats["Red"].order(1, "command", RED_COMMAND).json()
+    assert out["resolved"] is True and out["phase"] == "gunnery"
+
+
+def test_scenarios_listed(client: TestClient) -> None:
+    listed = {s["id"]: s for s in client.get("/api/scenarios").json()}
+    assert listed["cruiser-duel"]["sides"] == ["Blue", "Red"]
+    assert listed["tsushima-1905"]["sides"] == ["Russia", "Japan"]
+
+
+def test_BF6_GEN_07_two_humans_play_a_phase_with_sealed_orders(client: TestClient) -> None:
+    """Both sides order at once; nothing of one side's sealed orders reaches the other early."""
+    made, seats = start(client)
+    blue, red, umpire = seats["Blue"], seats["Red"], seats["umpire"]
+    assert made["seats"][0]["url"].endswith(f"#game={made['game_id']}&token={blue.token}")
+    first = blue.view()
+    assert (first["side"], first["turn"], first["phase"]) == ("Blue", 1, "command")
+    assert first["waiting_for"] == ["Blue", "Red"]
+    assert "seed" not in first  # the seed would let a player foresee the dice
+
+    assert blue.order(1, "command", BLUE_COMMAND).json()["waiting_for"] == ["Red"]
+    assert blue.view()["my_orders"] == [BLUE_COMMAND]
+    red_sees = red.raw_view()
+    assert "TS10S" not in red_sees and BLUE_COMMAND not in red_sees
+    assert json.loads(red_sees)["my_orders"] is None
+
+    out = red.order(1, "command", RED_COMMAND).json()
+    assert (out["turn"], out["phase"], out["resolved"]) == (1, "gunnery", True)
+    # Once resolved, both orders are public events.
+    assert f"Blue: {BLUE_COMMAND}" in red.raw_view()
+
+    # Gunnery: Red's sealed range estimate stays sealed until Blue is in too.
+    assert red.order(1, "gunnery", RED_GUNNERY).status_code == 200
+    blue_sees = blue.raw_view()
+    assert "@4870" not in blue_sees and "Kasagi: Yoshino" not in blue_sees
+    assert "@4870" in json.dumps(umpire.get("umpire").json()["pending"])  # the string is real
+    seen = json.loads(blue_sees)
+    assert [s["name"] for s in seen["own"]] == ["Yoshino"]
+    assert [c["name"] for c in seen["contacts"]] == ["Kasagi"]
+    assert set(seen["contacts"][0]) == CONTACT_KEYS  # no log, no orders of the enemy
+    logs = list(_logs_in(seen))
+    assert [log["name"] for log in logs] == ["Yoshino"] and {log["side"] for log in logs} == {
+        "Blue"
+    }
+    assert '"side":"Red"' not in blue_sees and '"class":"Kasagi"' not in blue_sees
+    assert blue.get("picture.svg").text.count("@4870") == 0
+
+    done = blue.order(1, "gunnery", BLUE_GUNNERY).json()
+    assert done["resolved"] is True and done["phase"] != "gunnery"
+    assert f"Red: {RED_GUNNERY}" in blue.raw_view()
+
+
+def test_view_since_skips_events_already_sent(client: TestClient) -> None:
+    _, seats = start(client)
+    r = seats["Blue"].get("view")
+    total = int(r.headers["X-Battleline-Events"])
+    assert total == len(r.json()["events"]) >= 1
+    assert seats["Blue"].get("view", since=total).json()["events"] == []
+
+
+def test_bad_tokens_are_refused_with_403(client: TestClient) -> None:
+    made, seats = start(client)
+    _other, other_seats = start(client)
+    game = made["game_id"]
+    for token in ("", "not-a-token", other_seats["Blue"].token, seats["umpire"].token):
+        r = client.get(f"/api/games/{game}/view", headers={"X-Battleline-Token": token})
+        assert r.status_code == 403, token
+    r = client.post(
+        f"/api/games/{game}/orders",
+        headers={"X-Battleline-Token": other_seats["Red"].token},
+        json={"turn": 1, "phase": "command", "lines": [RED_COMMAND]},
+    )
+    assert r.status_code == 403
+    assert seats["Blue"].get("umpire").status_code == 403
+    assert seats["Blue"].get("picture.svg").status_code == 200
+    assert Seat(client, game, "wrong").get("picture.svg").status_code == 403
+    # The token works in the query string and as a bearer token too.
+    assert (
+        client.get(f"/api/games/{game}/view", params={"token": seats["Red"].token}).json()["side"]
+        == "Red"
+    )
+    bearer = {"Authorization": f"Bearer {seats['Red'].token}"}
+    assert client.get(f"/api/games/{game}/view", headers=bearer).status_code == 200
+    assert client.get("/api/games/nosuchgame/view", headers=bearer).status_code == 404
+
+
+def test_bad_orders_are_refused_with_422_naming_the_problem(client: TestClient) -> None:
+    _, seats = start(client)
+    blue = seats["Blue"]
+    r = blue.order(1, "command", "Blue cruiser: SPD15 XX")
+    assert r.status_code == 422 and "'XX'" in r.json()["detail"]
+    r = blue.order(1, "command", "Red cruiser: SPD15")
+    assert r.status_code == 422 and "Red cruiser" in r.json()["detail"]
+    assert blue.view()["my_orders"] is None  # nothing sealed
+    to_gunnery(seats)
+    r = blue.order(1, "gunnery", "Mikasa: Kasagi @5000 A:1")
+    assert r.status_code == 422 and "Mikasa" in r.json()["detail"]
+    check = client.post(
+        f"/api/games/{blue.game}/check",
+        headers={"X-Battleline-Token": blue.token},
+        json={"turn": 1, "phase": "gunnery", "lines": [BLUE_GUNNERY]},
+    )
+    assert check.json() == {"ok": True} and blue.view()["my_orders"] is None
+
+
+def test_stale_turn_or_phase_is_refused_with_409(client: TestClient) -> None:
+    _, seats = start(client)
+    assert seats["Blue"].order(2, "command", BLUE_COMMAND).status_code == 409
+    assert seats["Blue"].order(1, "gunnery", BLUE_GUNNERY).status_code == 409
+    to_gunnery(seats)
+    r = seats["Blue"].order(1, "command", BLUE_COMMAND)
+    assert r.status_code == 409 and "turn 1 gunnery" in r.json()["detail"]
+
+
+def test_an_ai_side_plays_automatically(client: TestClient) -> None:
+    """Red is the computer's: once Blue is in, Red's orders are generated and the phase resolves."""
+    made, seats = start(client, ai=["Red"])
+    assert [s["human"] for s in made["seats"]] == [True, False] and "Red" not in seats
+    out = seats["Blue"].order(1, "command", BLUE_COMMAND).json()
+    assert out["resolved"] is True and out["phase"] == "gunnery"
+    out = seats["Blue"].order(1, "gunnery", BLUE_GUNNERY).json()
+    assert out["resolved"] is True
+    umpire = seats["umpire"].get("umpire").json()
+    record = GameRecord.from_json(umpire["record"])
+    assert {(o.phase, o.side) for o in record.orders} >= {("command", "Red"), ("gunnery", "Red")}
+    assert verify(record)[0]  # the AI's orders are recorded: the game replays exactly
+
+
+def test_creation_errors_are_422(client: TestClient) -> None:
+    bad = client.post("/api/games", json={"scenario": "cruiser-dual"})
+    assert bad.status_code == 422 and "cruiser-duel" in bad.json()["detail"]
+    r = client.post("/api/games", json={"scenario": "cruiser-duel", "ai": ["Green"]})
+    assert r.status_code == 422 and "Green" in r.json()["detail"]
+    r = client.post("/api/games", json={"scenario": "cruiser-duel", "ai": ["Blue", "Red"]})
+    assert r.status_code == 422 and "human" in r.json()["detail"]
+
+
+def test_restart_on_the_same_sqlite_file_loses_nothing(db: str) -> None:
+    with TestClient(create_app(db)) as c:
+        _, seats = start(c)
+        to_gunnery(seats)
+        assert seats["Blue"].order(1, "gunnery", BLUE_GUNNERY).status_code == 200
+        before = seats["umpire"].get("umpire").json()
+        tokens = {side: s.token for side, s in seats.items()}
+        game = seats["Blue"].game
+    with TestClient(create_app(db)) as c:  # a new process: nothing cached
+        again = {side: Seat(c, game, t) for side, t in tokens.items()}
+        after = again["umpire"].get("umpire").json()
+        assert after["state_hash"] == before["state_hash"]
+        assert after["pending"] == {"Blue": [BLUE_GUNNERY]}  # sealed orders survive
+        assert again["Blue"].view()["my_orders"] == [BLUE_GUNNERY]
+        assert again["Red"].order(1, "gunnery", RED_GUNNERY).json()["resolved"] is True
+        assert f"Blue: {BLUE_GUNNERY}" in again["Red"].raw_view()
+    # The same game played straight through the engine reaches the same state.
+    ref = new_game("cruiser-duel", 7)
+    for side, turn, phase, lines in (
+        ("Blue", 1, "command", BLUE_COMMAND),
+        ("Red", 1, "command", RED_COMMAND),
+        ("Blue", 1, "gunnery", BLUE_GUNNERY),
+        ("Red", 1, "gunnery", RED_GUNNERY),
+    ):
+        submit(ref, side, [lines], turn=turn, phase=phase)
+    with TestClient(create_app(db)) as c:
+        final = Seat(c, game, tokens["umpire"]).get("umpire").json()
+    assert GameRecord.from_json(final["record"]).final_hash == GameRecord.of(ref).final_hash
+
+
+def test_store_sees_another_writer(db: str) -> None:
+    """Two workers on one database: a stale copy is refused, a fresh read reloads."""
+    one, two = GameStore(db), GameStore(db)
+    live, tokens = one.add(new_game("cruiser-duel", 3), ())
+    assert one.role(live.id, tokens["Blue"]) == "Blue"
+    assert one.role(live.id, "guess") is None and one.role("other", tokens["Blue"]) is None
+    theirs = two.get(live.id)
+    theirs.game.submit("Blue", [BLUE_COMMAND], turn=1, phase="command")
+    two.save(theirs)
+    live.game.submit("Red", [RED_COMMAND], turn=1, phase="command")
+    with pytest.raises(StaleGameError):
+        one.save(live)
+    fresh = one.get(live.id)
+    assert fresh.game.pending.texts == {"Blue": (BLUE_COMMAND,)}
+    one.close()
+    two.close()
+
+
+def test_tokens_are_stored_hashed(db: str) -> None:
+    store = GameStore(db)
+    _live, tokens = store.add(new_game("cruiser-duel", 3), ["Red"])
+    assert set(tokens) == {"Blue", "umpire"}
+    raw = Path(db).read_bytes()
+    assert tokens["Blue"].encode() not in raw and digest(tokens["Blue"]).encode() in raw
+    store.close()
+
+
+def test_database_urls() -> None:
+    assert database_url(None) == "sqlite:///battleline.sqlite3"
+    assert database_url("games.db") == "sqlite:///games.db"
+    assert database_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
+
+
+def test_web_new_prints_the_id_and_tokens(db: str) -> None:
+    from typer.testing import CliRunner
+
+    from battleline.cli import app
+
+    out = CliRunner().invoke(app, ["web-new", "cruiser-duel", "--db", db, "--ai", "Red"])
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    game = lines[0].split()[1].rstrip(":")
+    token = lines[1].split("token ")[1]
+    assert "Red: played by the computer" in out.output
+    store = GameStore(db)
+    assert store.role(game, token) == "Blue"
+    store.close()
