@@ -1,0 +1,131 @@
+"""The player's page in a real browser: join, submit sealed orders, see the phase advance.
+
+Drives Debian's chromium (``/usr/bin/chromium``) through Playwright's sync API against a uvicorn
+server the test starts on 127.0.0.1 in a thread. Skipped where chromium or Playwright is missing.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from battleline.server.app import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    db = tmp_path_factory.mktemp("web") / "web.sqlite3"
+    config = uvicorn.Config(create_app(str(db)), host="127.0.0.1", port=port, log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as pw:
+        launched = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context()
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def _new_game(server: str, ai: list[str]) -> dict[str, Any]:
+    r = httpx.post(f"{server}/api/games", json={"scenario": "cruiser-duel", "seed": 5, "ai": ai})
+    assert r.status_code == 201, r.text
+    made: dict[str, Any] = r.json()
+    return made
+
+
+def test_join_submit_and_see_the_phase_advance(server: str, page: Any) -> None:
+    """Blue joins by the form, is refused a bad order, seals a good one; the AI's Red answers."""
+    made = _new_game(server, ["Red"])
+    expect = sync_api.expect
+    page.goto(server + "/")
+    page.fill("#game-id", made["game_id"])
+    page.fill("#token", made["seats"][0]["token"])
+    page.click("#join-button")
+    expect(page.locator("#side")).to_have_text("Blue")
+    expect(page.locator("#phase")).to_have_text("command")
+    expect(page.locator("#ship-rows")).to_contain_text("Yoshino")
+    expect(page.locator("#help")).to_contain_text("SPD")
+    expect(page.locator("#picture")).to_have_attribute("src", re.compile(r"picture\.svg"))
+    page.wait_for_function("document.getElementById('picture').naturalWidth > 0")
+
+    page.fill("#order-lines", "Blue cruiser: SPD15 XX")
+    page.click("#submit-button")
+    expect(page.locator("#message")).to_contain_text("XX")
+    expect(page.locator("#phase")).to_have_text("command")
+
+    page.fill("#order-lines", "Blue cruiser: SPD15")
+    page.click("#submit-button")
+    expect(page.locator("#phase")).to_have_text("gunnery")
+    expect(page.locator("#event-list")).to_contain_text("Blue: Blue cruiser: SPD15")
+
+
+def test_waiting_for_the_other_side_then_polling(server: str, page: Any) -> None:
+    """Two humans: Blue waits after sealing, and the page picks up Red's move by polling."""
+    made = _new_game(server, [])
+    blue, red = (s["token"] for s in made["seats"])
+    page.goto(f"{server}/#game={made['game_id']}&token={blue}")
+    expect = sync_api.expect
+    expect(page.locator("#phase")).to_have_text("command")
+    page.fill("#order-lines", "Blue cruiser: SPD15")
+    page.click("#submit-button")
+    expect(page.locator("#waiting")).to_be_visible()
+    expect(page.locator("#my-orders")).to_have_text("Blue cruiser: SPD15")
+    r = httpx.post(
+        f"{server}/api/games/{made['game_id']}/orders",
+        headers={"X-Battleline-Token": red},
+        json={"turn": 1, "phase": "command", "lines": ["Red cruiser: SPD17"]},
+    )
+    assert r.json()["resolved"] is True
+    expect(page.locator("#phase")).to_have_text("gunnery", timeout=10_000)
+    expect(page.locator("#waiting")).to_be_hidden()
+    expect(page.locator("#event-list")).to_contain_text("Red: Red cruiser: SPD17")
