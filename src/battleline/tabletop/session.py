@@ -11,9 +11,6 @@ The session only parses, stores and calls: every rule stays in ``rulesets.bf1900
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +20,7 @@ import numpy as np
 
 from battleline.engine.dice import Dice, SeededDice
 from battleline.engine.events import EventLog
+from battleline.engine.sessionfile import load_json_object, replay_dice, save_json_atomic
 from battleline.errors import BattlelineError, IllegalOrderError, ScenarioError, UnknownNameError
 from battleline.rulesets.bf1900.charts import Charts, load_charts
 from battleline.rulesets.bf1900.damage.declarations import (
@@ -214,11 +212,7 @@ class TabletopSession:
 
     def dice(self, events: EventLog) -> SeededDice:
         """Seeded dice advanced past the draws already made, narrating into ``events``."""
-        dice = SeededDice(self.seed)
-        for _ in range(self.draws):
-            dice.roll(6, "replay")  # skip the dice earlier turns used
-        dice.log = events
-        return dice
+        return replay_dice(self.seed, self.draws, events)
 
     def damage_phase(
         self,
@@ -350,32 +344,12 @@ class TabletopSession:
 
     def save(self, path: str | Path) -> None:
         """Write the session as JSON, atomically: a crash never leaves half a file."""
-        target = Path(path)
-        text = json.dumps(self.to_dict(), ensure_ascii=False, indent=1) + "\n"
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        except OSError as exc:
-            raise SessionFileError(f"{target}: cannot write: {exc.strerror}") from None
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        save_json_atomic(path, self.to_dict(), SessionFileError)
 
     @classmethod
     def load(cls, path: str | Path) -> TabletopSession:
         """Read a session file; a missing or malformed one raises :class:`SessionFileError`."""
-        p = Path(path)
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise SessionFileError(f"{p}: no such session file") from None
-        except OSError as exc:
-            raise SessionFileError(f"{p}: cannot read: {exc.strerror}") from None
-        except json.JSONDecodeError as exc:
-            raise SessionFileError(f"{p}: not valid JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise SessionFileError(f"{p}: not a battleline tabletop session")
-        return cls.from_dict(data, str(p))
+        data = load_json_object(
+            path, SessionFileError, kind="tabletop session", missing="no such session file"
+        )
+        return cls.from_dict(data, str(Path(path)))

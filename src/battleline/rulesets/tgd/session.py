@@ -9,9 +9,6 @@ the same seed and the same actions give the same cards.
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +16,7 @@ from typing import Any
 
 from battleline.engine.dice import Dice, SeededDice
 from battleline.engine.events import EventLog
+from battleline.engine.sessionfile import load_json_object, replay_dice, save_json_atomic
 from battleline.errors import BattlelineError, ScenarioError, UnknownNameError
 from battleline.rulesets.tgd.card import ShipCard, load_card
 from battleline.rulesets.tgd.cardlog import CardLog
@@ -122,11 +120,7 @@ class TgdSession:
 
     def dice(self, events: EventLog) -> SeededDice:
         """Seeded dice advanced past the draws already made, narrating into ``events``."""
-        dice = SeededDice(self.seed)
-        for _ in range(self.draws):
-            dice.roll(6, "replay")
-        dice.log = events
-        return dice
+        return replay_dice(self.seed, self.draws, events)
 
     def fire(
         self, firer: str, target: str, order: FireOrder, *, dice: Dice | None = None
@@ -232,32 +226,12 @@ class TgdSession:
 
     def save(self, path: str | Path) -> None:
         """Write the session as JSON, atomically."""
-        target = Path(path)
-        text = json.dumps(self.to_dict(), ensure_ascii=False, indent=1) + "\n"
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        except OSError as exc:
-            raise SessionFileError(f"{target}: cannot write: {exc.strerror}") from None
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        save_json_atomic(path, self.to_dict(), SessionFileError)
 
     @classmethod
     def load(cls, path: str | Path) -> TgdSession:
         """Read a session file; a missing or malformed one raises :class:`SessionFileError`."""
-        p = Path(path)
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise SessionFileError(f"{p}: no such TGD session file") from None
-        except OSError as exc:
-            raise SessionFileError(f"{p}: cannot read: {exc.strerror}") from None
-        except json.JSONDecodeError as exc:
-            raise SessionFileError(f"{p}: not valid JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise SessionFileError(f"{p}: not a battleline TGD session")
-        return cls.from_dict(data, str(p))
+        data = load_json_object(
+            path, SessionFileError, kind="TGD session", missing="no such TGD session file"
+        )
+        return cls.from_dict(data, str(Path(path)))
