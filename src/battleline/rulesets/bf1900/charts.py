@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,11 +33,12 @@ from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any
 
 from battleline.errors import RulesDataError
 from battleline.rulesets.bf1900.hits import Ammo
 from battleline.rulesets.bf1900.ship import FloodLevel
+from battleline.rulesets.tomldata import Where, chart_files, read_toml
 
 #: The dice every chart uses (BF6-GEN-01).
 FACES = (1, 2, 3, 4, 5, 6)
@@ -395,18 +395,7 @@ def load_charts(path: str | Path | None = None) -> Charts:
     """
     if path is None:
         return _default_charts()
-    p = Path(path)
-    if p.is_dir():
-        files: list[tuple[str, Callable[[], bytes]]] = [
-            (str(f), f.read_bytes) for f in sorted(p.glob("*.toml"))
-        ]
-        if not files:
-            raise RulesDataError(str(p), "charts", "", "the directory holds no .toml chart files")
-    elif p.is_file():
-        files = [(str(p), p.read_bytes)]
-    else:
-        raise RulesDataError(str(p), "charts", "", "no such chart file or directory")
-    return _build(files, str(p))
+    return _build(chart_files(path), str(Path(path)))
 
 
 @lru_cache(maxsize=1)
@@ -427,11 +416,8 @@ def _build(files: Iterable[tuple[str, Callable[[], bytes]]], source: str) -> Cha
     version: tuple[str, str] | None = None
     reconstructed = False
     for name, read in files:
-        try:
-            doc = tomllib.loads(read().decode("utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise RulesDataError(name, "(file)", "", f"not valid TOML: {exc}") from None
-        header = _Where(name, "(file header)")
+        doc = read_toml(name, read)
+        header = Where(name, "(file header)")
         ver = doc.get("version")
         if isinstance(ver, bool) or not isinstance(ver, str | int | float):
             header.fail("version", "every chart file needs a version (a string such as '1.0')")
@@ -454,9 +440,9 @@ def _build(files: Iterable[tuple[str, Callable[[], bytes]]], source: str) -> Cha
             if key in _HEADER:
                 continue
             if key not in _TABLES:
-                _Where(name, key).fail("", f"unknown table; the chart tables are {_TABLES}")
+                Where(name, key).fail("", f"unknown table; the chart tables are {_TABLES}")
             if key in tables:
-                _Where(name, key).fail("", f"table defined twice (also in {tables[key][0]})")
+                Where(name, key).fail("", f"table defined twice (also in {tables[key][0]})")
             tables[key] = (name, value)
     for key in _TABLES:
         if key not in tables:
@@ -465,9 +451,9 @@ def _build(files: Iterable[tuple[str, Callable[[], bytes]]], source: str) -> Cha
             )
     assert version is not None
 
-    def get(key: str) -> tuple[_Where, dict[str, Any]]:
+    def get(key: str) -> tuple[Where, dict[str, Any]]:
         name, value = tables[key]
-        where = _Where(name, key)
+        where = Where(name, key)
         return where, where.as_table(value)
 
     flood_w, flood = get("flooding")
@@ -507,52 +493,7 @@ def _build(files: Iterable[tuple[str, Callable[[], bytes]]], source: str) -> Cha
 # -- validation helpers ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Where:
-    """Where in the data we are, for error messages."""
-
-    file: str
-    table: str
-
-    def fail(self, field: str, reason: str) -> NoReturn:
-        raise RulesDataError(self.file, self.table, field, reason)
-
-    def sub(self, name: str) -> _Where:
-        return _Where(self.file, f"{self.table}.{name}")
-
-    def as_table(self, value: Any, field: str = "") -> dict[str, Any]:
-        if not isinstance(value, dict):
-            self.fail(field, f"expected a table, got {type(value).__name__}")
-        return value
-
-    def keys(
-        self, value: Mapping[str, Any], *, required: Iterable[str], optional: Iterable[str] = ()
-    ) -> None:
-        req = tuple(required)
-        allowed = set(req) | set(optional)
-        for key in value:
-            if key not in allowed:
-                self.fail(key, f"unknown field; expected {sorted(allowed)}")
-        for key in req:
-            if key not in value:
-                self.fail(key, "missing")
-
-    def number(self, value: Any, field: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            self.fail(field, f"expected a number, got {value!r}")
-        if math.isnan(value) or math.isinf(value):
-            self.fail(field, f"expected a finite number, got {value!r}")
-        return float(value)
-
-    def integer(self, value: Any, field: str, lo: int, hi: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(field, f"expected a whole number, got {value!r}")
-        if not lo <= value <= hi:
-            self.fail(field, f"must be between {lo} and {hi}, got {value}")
-        return value
-
-
-def _die_range(where: _Where, field: str, value: Any) -> tuple[int, int]:
+def _die_range(where: Where, field: str, value: Any) -> tuple[int, int]:
     """A 1D6 range: ``"5-6"``, ``"5–6"``, ``"6"`` or ``6``."""
     text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
     if not isinstance(text, str):
@@ -567,7 +508,7 @@ def _die_range(where: _Where, field: str, value: Any) -> tuple[int, int]:
     return lo, hi
 
 
-def _faces_by_row(where: _Where, value: Mapping[str, Any], extra: Iterable[str]) -> list[Any]:
+def _faces_by_row(where: Where, value: Mapping[str, Any], extra: Iterable[str]) -> list[Any]:
     """Rows keyed "1".."6": every face exactly once; returns them in face order."""
     allowed = set(extra)
     rows: dict[int, Any] = {}
@@ -590,7 +531,7 @@ def _faces_by_row(where: _Where, value: Mapping[str, Any], extra: Iterable[str])
     return [rows[f] for f in FACES]
 
 
-def _faces_by_range(where: _Where, value: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
+def _faces_by_range(where: Where, value: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
     """Results keyed by name with 1D6 ranges: each face covered exactly once."""
     owner: dict[int, str] = {}
     out: dict[str, tuple[int, int]] = {}
@@ -612,7 +553,7 @@ def _faces_by_range(where: _Where, value: Mapping[str, Any]) -> dict[str, tuple[
 
 
 def _codes(
-    where: _Where, field: str, value: Any, flood_columns: tuple[str, ...], *, plain_fl: bool
+    where: Where, field: str, value: Any, flood_columns: tuple[str, ...], *, plain_fl: bool
 ) -> Codes:
     """One cell: ``"-"`` or comma-separated codes, each known to the damage-code mapping."""
     from battleline.rulesets.bf1900.damage.codes import parse_code
@@ -655,7 +596,7 @@ def _codes(
     return tuple(out)
 
 
-def _line(where: _Where, value: Any, flood_columns: tuple[str, ...]) -> tuple[Codes, ...]:
+def _line(where: Where, value: Any, flood_columns: tuple[str, ...]) -> tuple[Codes, ...]:
     """A one-roll line: exactly six cells, faces 1..6."""
     if not isinstance(value, list) or len(value) != len(FACES):
         got = f"{len(value)} cells" if isinstance(value, list) else repr(value)
@@ -667,7 +608,7 @@ def _line(where: _Where, value: Any, flood_columns: tuple[str, ...]) -> tuple[Co
 
 
 def _shell_table(
-    where: _Where, value: dict[str, Any], ammo: Ammo, flood_columns: tuple[str, ...]
+    where: Where, value: dict[str, Any], ammo: Ammo, flood_columns: tuple[str, ...]
 ) -> ShellTable:
     where.keys(value, required=("penetration_factor", "location", "columns", *LOCATIONS))
     factor = where.number(value["penetration_factor"], "penetration_factor")
@@ -703,7 +644,7 @@ def _shell_table(
     return ShellTable(ammo, factor, tuple(by_face), columns, MappingProxyType(cells))
 
 
-def _differential_columns(where: _Where, value: Any) -> tuple[DifferentialColumn, ...]:
+def _differential_columns(where: Where, value: Any) -> tuple[DifferentialColumn, ...]:
     """Columns must start at 0, run contiguously (each ``over`` = the previous ``upto``) and end
     open (no ``upto``)."""
     if not isinstance(value, list) or not value:
@@ -745,7 +686,7 @@ def _differential_columns(where: _Where, value: Any) -> tuple[DifferentialColumn
 
 
 def _flooding(
-    where: _Where, value: dict[str, Any]
+    where: Where, value: dict[str, Any]
 ) -> tuple[tuple[FloodColumn, ...], tuple[tuple[FloodLevel, ...], ...], dict[FloodLevel, Any]]:
     where.keys(value, required=("occurrence", "effects"))
     occ_w = where.sub("occurrence")
@@ -796,7 +737,7 @@ def _flooding(
     return tuple(columns), tuple(occurrence), effects
 
 
-def _uneven(where: _Where, value: dict[str, Any]) -> dict[str, tuple[UnevenEffect, ...]]:
+def _uneven(where: Where, value: dict[str, Any]) -> dict[str, tuple[UnevenEffect, ...]]:
     where.keys(value, required=UNEVEN_AXES)
     out: dict[str, tuple[UnevenEffect, ...]] = {}
     fields = ("speed_boxes", "tr_hits", "dc_boxes", "low_guns_silent")
@@ -824,7 +765,7 @@ def _uneven(where: _Where, value: dict[str, Any]) -> dict[str, tuple[UnevenEffec
     return out
 
 
-def _sinking(where: _Where, value: dict[str, Any]) -> tuple[SinkRow, ...]:
+def _sinking(where: Where, value: dict[str, Any]) -> tuple[SinkRow, ...]:
     """Rows for 5..16 points, contiguous from 5, each a range and a number of turns."""
     rows: dict[int, SinkRow] = {}
     for key, raw in value.items():
@@ -855,7 +796,7 @@ def _sinking(where: _Where, value: dict[str, Any]) -> tuple[SinkRow, ...]:
 
 
 def _ranges(
-    where: _Where, value: dict[str, Any], names: tuple[str, ...], up_to_6: bool
+    where: Where, value: dict[str, Any], names: tuple[str, ...], up_to_6: bool
 ) -> dict[str, tuple[int, int]]:
     where.keys(value, required=names)
     out: dict[str, tuple[int, int]] = {}
@@ -871,7 +812,7 @@ def _ranges(
     return out
 
 
-def _torpedo(where: _Where, value: dict[str, Any]) -> dict[tuple[str, str], int]:
+def _torpedo(where: Where, value: dict[str, Any]) -> dict[tuple[str, str], int]:
     where.keys(value, required=TORPEDO_COURSES)
     out: dict[tuple[str, str], int] = {}
     for course in TORPEDO_COURSES:

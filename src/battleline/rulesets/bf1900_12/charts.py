@@ -23,19 +23,19 @@ shared damage modules run on it with a d12.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any
 
 from battleline.errors import RulesDataError
 from battleline.rulesets.bf1900.charts import LEVEL_NAMES, FloodColumn, UnevenEffect
 from battleline.rulesets.bf1900.damage.codes import parse_code
 from battleline.rulesets.bf1900.ship import FloodLevel
+from battleline.rulesets.tomldata import Where, chart_files, read_toml
 
 #: The edition's die (DIFF-01).
 DIE = 12
@@ -253,18 +253,7 @@ def load_charts(path: str | Path | None = None) -> Charts12:
     """The packaged 1D12 charts (cached), or a user's file or directory replacing all of them."""
     if path is None:
         return _default_charts()
-    p = Path(path)
-    if p.is_dir():
-        files: list[tuple[str, Callable[[], bytes]]] = [
-            (str(f), f.read_bytes) for f in sorted(p.glob("*.toml"))
-        ]
-    elif p.is_file():
-        files = [(str(p), p.read_bytes)]
-    else:
-        raise RulesDataError(str(p), "charts", "", "no such chart file or directory")
-    if not files:
-        raise RulesDataError(str(p), "charts", "", "the directory holds no .toml chart files")
-    return _build(files, str(p))
+    return _build(chart_files(path), str(Path(path)))
 
 
 @lru_cache(maxsize=1)
@@ -274,35 +263,11 @@ def _default_charts() -> Charts12:
     return _build([(f"data/charts/{e.name}", e.read_bytes) for e in entries], "packaged")
 
 
-@dataclass(frozen=True, slots=True)
-class _Where:
-    file: str
-    table: str
-
-    def fail(self, field: str, reason: str) -> NoReturn:
-        raise RulesDataError(self.file, self.table, field, reason)
-
-    def sub(self, name: str) -> _Where:
-        return _Where(self.file, f"{self.table}.{name}")
-
-    def table_of(self, value: Any, field: str = "") -> dict[str, Any]:
-        if not isinstance(value, dict):
-            self.fail(field, f"expected a table, got {type(value).__name__}")
-        return value
-
-    def keys(self, value: Mapping[str, Any], required: Iterable[str]) -> None:
-        req = tuple(required)
-        for key in value:
-            if key not in req:
-                self.fail(key, f"unknown field; expected {sorted(req)}")
-        for key in req:
-            if key not in value:
-                self.fail(key, "missing")
-
-    def integer(self, value: Any, field: str, lo: int, hi: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            self.fail(field, f"expected a whole number {lo}–{hi}, got {value!r}")
-        return value
+def _whole(where: Where, value: Any, field: str, lo: int, hi: int) -> int:
+    """A whole number from ``lo`` to ``hi`` (one message for both faults)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        where.fail(field, f"expected a whole number {lo}–{hi}, got {value!r}")
+    return value
 
 
 def _build(files: Iterable[tuple[str, Callable[[], bytes]]], source: str) -> Charts12:
@@ -310,11 +275,8 @@ def _build(files: Iterable[tuple[str, Callable[[], bytes]]], source: str) -> Cha
     version = ""
     reconstructed = False
     for name, read in files:
-        try:
-            doc = tomllib.loads(read().decode("utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise RulesDataError(name, "(file)", "", f"not valid TOML: {exc}") from None
-        head = _Where(name, "(file header)")
+        doc = read_toml(name, read)
+        head = Where(name, "(file header)")
         if doc.get("edition") != EDITION:
             head.fail(
                 "edition", f"these charts are for the 1D12 edition; write edition = {EDITION!r}"
@@ -329,17 +291,17 @@ def _build(files: Iterable[tuple[str, Callable[[], bytes]]], source: str) -> Cha
             if key in _HEADER:
                 continue
             if key not in _TABLES:
-                _Where(name, key).fail("", f"unknown table; the 1D12 chart tables are {_TABLES}")
+                Where(name, key).fail("", f"unknown table; the 1D12 chart tables are {_TABLES}")
             if key in tables:
-                _Where(name, key).fail("", f"table defined twice (also in {tables[key][0]})")
+                Where(name, key).fail("", f"table defined twice (also in {tables[key][0]})")
             tables[key] = (name, value)
     for key in _TABLES:
         if key not in tables:
             raise RulesDataError(source, key, "", "table missing (a chart file replaces them all)")
 
-    def get(key: str) -> tuple[_Where, dict[str, Any]]:
-        where = _Where(tables[key][0], key)
-        return where, where.table_of(tables[key][1])
+    def get(key: str) -> tuple[Where, dict[str, Any]]:
+        where = Where(tables[key][0], key)
+        return where, where.as_table(tables[key][1])
 
     flood_w, flood = get("flooding")
     columns, occurrence, raw_effects = _flooding(flood_w, flood)
@@ -347,9 +309,9 @@ def _build(files: Iterable[tuple[str, Callable[[], bytes]]], source: str) -> Cha
     shell_w, shell = get("shell_hits")
     margins, pen, nopen = _shell_hits(shell_w, shell, names)
     misc_w, misc = get("misc")
-    misc_w.keys(misc, ("roll",))
+    misc_w.keys(misc, required=("roll",))
     crit_w, crit = get("critical")
-    crit_w.keys(crit, CRITICAL_LINES)
+    crit_w.keys(crit, required=CRITICAL_LINES)
     effects = {
         lv: _line(flood_w.sub(f"effects.{lv.name.lower()}"), line, names, plain_fl=False)
         for lv, line in raw_effects.items()
@@ -375,7 +337,7 @@ def _build(files: Iterable[tuple[str, Callable[[], bytes]]], source: str) -> Cha
     )
 
 
-def _range(where: _Where, field: str, value: Any) -> tuple[int, int]:
+def _range(where: Where, field: str, value: Any) -> tuple[int, int]:
     m = _RANGE_RE.match(str(value)) if isinstance(value, str | int) else None
     if m is None or isinstance(value, bool):
         where.fail(field, f"expected a d12 range such as '11-12', got {value!r}")
@@ -385,9 +347,7 @@ def _range(where: _Where, field: str, value: Any) -> tuple[int, int]:
     return lo, hi
 
 
-def _codes(
-    where: _Where, field: str, value: Any, columns: tuple[str, ...], plain_fl: bool
-) -> Codes:
+def _codes(where: Where, field: str, value: Any, columns: tuple[str, ...], plain_fl: bool) -> Codes:
     if not isinstance(value, str):
         where.fail(field, f"a cell is a string of codes such as 'Px, FL', got {value!r}")
     parts = [p.strip() for p in value.split(",")]
@@ -410,7 +370,7 @@ def _codes(
 
 
 def _line(
-    where: _Where, value: Any, columns: tuple[str, ...], *, plain_fl: bool
+    where: Where, value: Any, columns: tuple[str, ...], *, plain_fl: bool
 ) -> tuple[Codes, ...]:
     if not isinstance(value, list) or len(value) != DIE:
         where.fail("", f"a d12 line needs exactly 12 cells (faces 1–12), got {value!r}")
@@ -420,7 +380,7 @@ def _line(
 
 
 def _rows(
-    where: _Where, value: Mapping[str, Any], skip: Iterable[str], width: int
+    where: Where, value: Mapping[str, Any], skip: Iterable[str], width: int
 ) -> list[list[Any]]:
     """Rows keyed "1".."12", each a list of ``width`` cells."""
     rows: dict[int, list[Any]] = {}
@@ -439,9 +399,9 @@ def _rows(
 
 
 def _shell_hits(
-    where: _Where, value: dict[str, Any], flood_names: tuple[str, ...]
+    where: Where, value: dict[str, Any], flood_names: tuple[str, ...]
 ) -> tuple[tuple[MarginColumn, ...], tuple[tuple[Codes, ...], ...], tuple[tuple[Codes, ...], ...]]:
-    where.keys(value, ("penetration_columns", "penetration", "no_penetration"))
+    where.keys(value, required=("penetration_columns", "penetration", "no_penetration"))
     raw = value["penetration_columns"]
     if not isinstance(raw, list) or not raw:
         where.fail(
@@ -450,12 +410,12 @@ def _shell_hits(
     margins: list[MarginColumn] = []
     for i, item in enumerate(raw):
         field = f"penetration_columns[{i}]"
-        col = where.table_of(item, field)
+        col = where.as_table(item, field)
         name = col.get("name")
         if not isinstance(name, str) or not name:
             where.fail(f"{field}.name", "a column needs a name")
-        lo = where.integer(col.get("from"), f"{field}.from", 1, 99)
-        hi = where.integer(col["to"], f"{field}.to", lo, 99) if "to" in col else None
+        lo = _whole(where, col.get("from"), f"{field}.from", 1, 99)
+        hi = _whole(where, col["to"], f"{field}.to", lo, 99) if "to" in col else None
         expected = 1 if not margins else (margins[-1].hi or 0) + 1
         if lo != expected:
             where.fail(f"{field}.from", f"columns must run on without gaps: expected {expected}")
@@ -467,7 +427,7 @@ def _shell_hits(
     portions = []
     for key, width in (("penetration", len(margins)), ("no_penetration", 2)):
         sub = where.sub(key)
-        rows = _rows(sub, sub.table_of(value[key]), (), width)
+        rows = _rows(sub, sub.as_table(value[key]), (), width)
         portions.append(
             tuple(
                 tuple(
@@ -481,17 +441,17 @@ def _shell_hits(
 
 
 def _flooding(
-    where: _Where, value: dict[str, Any]
+    where: Where, value: dict[str, Any]
 ) -> tuple[tuple[FloodColumn, ...], tuple[tuple[FloodLevel, ...], ...], dict[FloodLevel, Any]]:
-    where.keys(value, ("occurrence", "effects"))
+    where.keys(value, required=("occurrence", "effects"))
     occ_w = where.sub("occurrence")
-    occ = occ_w.table_of(value["occurrence"])
+    occ = occ_w.as_table(value["occurrence"])
     raw = occ.get("columns")
     if not isinstance(raw, list) or not raw:
         occ_w.fail("columns", "expected a list such as { name = '100>', at_least = 100 }")
     columns: list[FloodColumn] = []
     for i, item in enumerate(raw):
-        col = occ_w.table_of(item, f"columns[{i}]")
+        col = occ_w.as_table(item, f"columns[{i}]")
         name, at_least = col.get("name"), col.get("at_least")
         if not isinstance(name, str) or not re.fullmatch(r"[0-9]+>", name):
             occ_w.fail(f"columns[{i}].name", f"a column is named 'N>' (e.g. '100>'), got {name!r}")
@@ -509,37 +469,37 @@ def _flooding(
             levels.append(LEVEL_NAMES[cell.lower()])
         occurrence.append(tuple(levels))
     eff_w = where.sub("effects")
-    eff = eff_w.table_of(value["effects"])
+    eff = eff_w.as_table(value["effects"])
     wanted = [lv for lv in FloodLevel if lv is not FloodLevel.NONE]
-    eff_w.keys(eff, [lv.name.lower() for lv in wanted])
+    eff_w.keys(eff, required=[lv.name.lower() for lv in wanted])
     return tuple(columns), tuple(occurrence), {lv: eff[lv.name.lower()] for lv in wanted}
 
 
-def _sinking(where: _Where, value: dict[str, Any]) -> dict[int, tuple[int, int]]:
+def _sinking(where: Where, value: dict[str, Any]) -> dict[int, tuple[int, int]]:
     wanted = [str(p) for p in range(SINK_ROLL_FROM, MAX_FLOODING_POINTS + 1)]
-    where.keys(value, wanted)
+    where.keys(value, required=wanted)
     return {int(k): _range(where, k, value[k]) for k in wanted}
 
 
-def _uneven(where: _Where, value: dict[str, Any]) -> dict[str, tuple[UnevenEffect, ...]]:
-    where.keys(value, UNEVEN_AXES)
+def _uneven(where: Where, value: dict[str, Any]) -> dict[str, tuple[UnevenEffect, ...]]:
+    where.keys(value, required=UNEVEN_AXES)
     fields = ("speed_boxes", "tr_hits", "dc_boxes", "low_guns_silent")
     out: dict[str, tuple[UnevenEffect, ...]] = {}
     for axis in UNEVEN_AXES:
         axis_w = where.sub(axis)
-        rows = axis_w.table_of(value[axis])
-        axis_w.keys(rows, ("1", "2", "3", "4"))
+        rows = axis_w.as_table(value[axis])
+        axis_w.keys(rows, required=("1", "2", "3", "4"))
         effects = []
         for key in ("1", "2", "3", "4"):
-            row = axis_w.table_of(rows[key], key)
-            axis_w.keys(row, fields)
+            row = axis_w.as_table(rows[key], key)
+            axis_w.keys(row, required=fields)
             if not isinstance(row["low_guns_silent"], bool):
                 axis_w.fail(f"{key}.low_guns_silent", "must be true or false")
             effects.append(
                 UnevenEffect(
-                    axis_w.integer(row["speed_boxes"], f"{key}.speed_boxes", 0, 6),
-                    axis_w.integer(row["tr_hits"], f"{key}.tr_hits", 0, 6),
-                    axis_w.integer(row["dc_boxes"], f"{key}.dc_boxes", 0, 6),
+                    _whole(axis_w, row["speed_boxes"], f"{key}.speed_boxes", 0, 6),
+                    _whole(axis_w, row["tr_hits"], f"{key}.tr_hits", 0, 6),
+                    _whole(axis_w, row["dc_boxes"], f"{key}.dc_boxes", 0, 6),
                     row["low_guns_silent"],
                 )
             )
@@ -547,8 +507,8 @@ def _uneven(where: _Where, value: dict[str, Any]) -> dict[str, tuple[UnevenEffec
     return out
 
 
-def _repairs(where: _Where, value: dict[str, Any]) -> dict[str, tuple[int, int]]:
-    where.keys(value, REPAIRS)
+def _repairs(where: Where, value: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    where.keys(value, required=REPAIRS)
     out = {}
     for name in REPAIRS:
         lo, hi = _range(where, name, value[name])
@@ -558,14 +518,14 @@ def _repairs(where: _Where, value: dict[str, Any]) -> dict[str, tuple[int, int]]
     return out
 
 
-def _torpedo(where: _Where, value: dict[str, Any]) -> dict[tuple[str, str], int]:
-    where.keys(value, TORPEDO_COURSES)
+def _torpedo(where: Where, value: dict[str, Any]) -> dict[tuple[str, str], int]:
+    where.keys(value, required=TORPEDO_COURSES)
     out: dict[tuple[str, str], int] = {}
     for course in TORPEDO_COURSES:
-        row = where.table_of(value[course], course)
-        where.sub(course).keys(row, TORPEDO_ASPECTS)
+        row = where.as_table(value[course], course)
+        where.sub(course).keys(row, required=TORPEDO_ASPECTS)
         for aspect in TORPEDO_ASPECTS:
-            out[(course, aspect)] = where.integer(row[aspect], f"{course}.{aspect}", 1, DIE)
+            out[(course, aspect)] = _whole(where, row[aspect], f"{course}.{aspect}", 1, DIE)
     return out
 
 
