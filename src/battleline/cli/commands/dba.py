@@ -8,18 +8,16 @@ prints one error line and exits with code 2.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from battleline.cli.common import clear_errors, out_console
 from battleline.engine.dice import Dice, FixedDice, SeededDice
 from battleline.engine.events import EventKind, EventLog
-from battleline.errors import BattlelineError, OrderSyntaxError
+from battleline.errors import OrderSyntaxError
 
 dba_app = typer.Typer(
     name="dba",
@@ -38,22 +36,6 @@ def register(app: typer.Typer) -> None:
     app.add_typer(dba_app, name="dba")
 
 
-@contextmanager
-def _clear_errors() -> Iterator[None]:
-    """Turn a battleline error into one red line on stderr and exit code 2."""
-    try:
-        yield
-    except BattlelineError as exc:
-        Console(stderr=True, highlight=False).print(
-            f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True
-        )
-        raise typer.Exit(2) from None
-
-
-def _out() -> Console:
-    return Console(width=120, highlight=False, soft_wrap=True)
-
-
 def _dice(seed: int, rolls: str | None, log: EventLog) -> Dice:
     if rolls is None:
         return SeededDice(seed, log=log)
@@ -67,7 +49,7 @@ def _dice(seed: int, rolls: str | None, log: EventLog) -> Dice:
 
 
 def _print_log(log: EventLog) -> None:
-    out = _out()
+    out = out_console()
     for event in log:
         style = "dim" if event.kind is EventKind.ROLL else ""
         out.print(f"[{style}]{escape(event.text)}[/]" if style else escape(event.text))
@@ -79,7 +61,7 @@ def ships_cmd(annex: Path | None = _ANNEX) -> None:
     from battleline.rulesets.dba.factors import load_annex_a
     from battleline.rulesets.dba.points import points_value
 
-    with _clear_errors():
+    with clear_errors():
         table = Table(title="Annex A (reconstructed)", title_justify="left")
         for col in ("ship", "nation", "type", "AF c/n/l/x", "DF", "speed", "torp", "PV"):
             table.add_column(col)
@@ -94,7 +76,7 @@ def ships_cmd(annex: Path | None = _ANNEX) -> None:
                 str(ship.torpedo),
                 str(points_value(ship)),
             )
-        _out().print(table)
+        out_console().print(table)
 
 
 @dba_app.command("ship")
@@ -103,9 +85,9 @@ def ship_cmd(name: str, annex: Path | None = _ANNEX) -> None:
     from battleline.rulesets.dba.factors import load_annex_a
     from battleline.rulesets.dba.points import points_value
 
-    with _clear_errors():
+    with clear_errors():
         s = load_annex_a(annex)[name]
-        out = _out()
+        out = out_console()
         out.print(f"{s.name} ({s.nation} {s.year or ''}) {s.type.value}".replace("  ", " "))
         out.print(
             f"  AF {s.af}  DF {s.df_text}  speed {s.speed_text}  torpedo {s.torpedo}"
@@ -131,9 +113,9 @@ def points_cmd(name: str, annex: Path | None = _ANNEX) -> None:
     from battleline.rulesets.dba.factors import load_annex_a
     from battleline.rulesets.dba.points import points_breakdown
 
-    with _clear_errors():
+    with clear_errors():
         ship = load_annex_a(annex)[name]
-        _out().print(f"{ship.name}: {points_breakdown(ship)}")
+        out_console().print(f"{ship.name}: {points_breakdown(ship)}")
 
 
 @dba_app.command("fire")
@@ -161,7 +143,7 @@ def fire_cmd(
     from battleline.rulesets.dba.options import Options
     from battleline.rulesets.dba.status import ShipStatus
 
-    with _clear_errors():
+    with clear_errors():
         options = Options.parse(option)
         a = load_annex_a(annex)
         band, side = _band(range_band), _arc(arc)
@@ -191,7 +173,7 @@ def fire_cmd(
             rolled = roll_attack(attack, t, rolls, log=log)
             apply_attack(rolled, s, t, rolls, options=options, log=log)
         _print_log(log)
-        _out().print(f"{t.name} is {t.state_text}{', flooding' if t.flooding else ''}")
+        out_console().print(f"{t.name} is {t.state_text}{', flooding' if t.flooding else ''}")
 
 
 @dba_app.command("torpedo")
@@ -222,7 +204,7 @@ def torpedo_cmd(
     from battleline.rulesets.dba.options import Options
     from battleline.rulesets.dba.status import ShipStatus
 
-    with _clear_errors():
+    with clear_errors():
         options = Options.parse(option)
         a = load_annex_a(annex)
         s = ShipStatus(a[shooter])
@@ -244,7 +226,7 @@ def torpedo_cmd(
         )
         apply_attack(roll_attack(attack, t, rolls, log=log), s, t, rolls, options=options, log=log)
         _print_log(log)
-        _out().print(f"{t.name} is {t.state_text}{', flooding' if t.flooding else ''}")
+        out_console().print(f"{t.name} is {t.state_text}{', flooding' if t.flooding else ''}")
 
 
 @dba_app.command("ram")
@@ -267,7 +249,7 @@ def ram_cmd(
     from battleline.rulesets.dba.ramming import Edge, RamKind, resolve_ram
     from battleline.rulesets.dba.status import ShipStatus
 
-    with _clear_errors():
+    with clear_errors():
         options = Options.parse(option)
         a = load_annex_a(annex)
         if edge not in {e.value for e in Edge}:
@@ -289,7 +271,7 @@ def ram_cmd(
             log=log,
         )
         _print_log(log)
-        con = _out()
+        con = out_console()
         if out.level is not None:
             con.print(
                 f"relative size: {out.level}; rammer {out.rammer_result.value}, "

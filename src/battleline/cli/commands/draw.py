@@ -12,9 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
+from battleline.cli.common import clear_errors
 from battleline.errors import BattlelineError, ScenarioError
 
 DEFAULT_SUFFIXES = (".svg", ".png")
@@ -83,11 +82,6 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Draw a scenario's starting table: ships to scale with headings, divisions, land."""
-        try:
+        with clear_errors():
             where = draw_scenario(scenario, out, scale)
-        except BattlelineError as exc:
-            Console(stderr=True, highlight=False).print(
-                f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True
-            )
-            raise typer.Exit(2) from None
         typer.echo(f"table drawn: {where}")

@@ -8,17 +8,16 @@ session file untouched.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from battleline.cli.common import clear_errors, out_console, refuse_overwrite
 from battleline.engine.events import EventKind
-from battleline.errors import BattlelineError, ScenarioError
+from battleline.errors import ScenarioError
 from battleline.tabletop.hits_notation import HitReport, parse_hits
 from battleline.tabletop.session import TabletopSession, parse_ship_spec
 
@@ -27,22 +26,6 @@ tabletop_app = typer.Typer(
     help="Tabletop-assist mode: you move real models, battleline keeps the logs and rolls damage.",
     no_args_is_help=True,
 )
-
-
-@contextmanager
-def _clear_errors() -> Iterator[None]:
-    """Turn a battleline error into one red line on stderr and exit code 2."""
-    try:
-        yield
-    except BattlelineError as exc:
-        Console(stderr=True, highlight=False).print(
-            f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True
-        )
-        raise typer.Exit(2) from None
-
-
-def _out() -> Console:
-    return Console(width=120, highlight=False, soft_wrap=True)
 
 
 def _status_table(session: TabletopSession) -> Table:
@@ -101,9 +84,8 @@ def new(
     force: bool = typer.Option(False, "--force", help="overwrite an existing session file"),
 ) -> None:
     """Start a session: the ships in play with fresh logs, on turn 1."""
-    with _clear_errors():
-        if file.exists() and not force:
-            raise ScenarioError(f"{file} already exists; use --force to start over")
+    with clear_errors():
+        refuse_overwrite(file, force)
         if side and len(side) != len(ship):
             raise ScenarioError(
                 f"{len(ship)} --ship but {len(side)} --side: give one --side per --ship, "
@@ -117,7 +99,7 @@ def new(
             charts_path=None if charts is None else str(charts),
         )
         session.save(file)
-    out = _out()
+    out = out_console()
     out.print(_status_table(session))
     out.print(f"seed {session.seed}; saved to {escape(str(file))}")
 
@@ -130,10 +112,10 @@ def show(
     """Print the turn, every ship's state and the log sheets."""
     from battleline.cli.logsheet import log_tables
 
-    with _clear_errors():
+    with clear_errors():
         session = TabletopSession.load(file)
         names = [session.ship_name(ship)] if ship else list(session.logs)
-    out = _out()
+    out = out_console()
     out.print(_status_table(session))
     for name in names:
         out.print(log_tables(session.logs[name]))
@@ -155,13 +137,13 @@ def damage(
     ),
 ) -> None:
     """Run this turn's Damage Phase (Steps One to Four) for every ship, then advance the turn."""
-    with _clear_errors():
+    with clear_errors():
         session = TabletopSession.load(file)
         reports = _read_hits(hits, hits_file)
         declarations = session.parse_dc(dc)
         result = session.damage_phase(reports, declarations)
         session.save(file)
-    out = _out()
+    out = out_console()
     out.print(f"[bold]Turn {result.turn}: Damage Phase[/]")
     for event in result.events:
         text = escape(event.text)
@@ -187,11 +169,11 @@ def dc_check(
     from battleline.rulesets.bf1900.damage.declarations import format_declarations
     from battleline.rulesets.bf1900.damage.step3 import dice_needed
 
-    with _clear_errors():
+    with clear_errors():
         session = TabletopSession.load(file)
         declarations = session.parse_dc(dc)
         session.check_dc(declarations)
-    out = _out()
+    out = out_console()
     for name, decls in declarations.items():
         log = session.logs[name]
         out.print(

@@ -8,17 +8,14 @@ code 2 and leaves the session file untouched.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from battleline.cli.common import clear_errors, out_console, refuse_overwrite
 from battleline.engine.events import EventKind, EventLog
-from battleline.errors import BattlelineError, ScenarioError
 
 tgd_app = typer.Typer(
     name="tgd",
@@ -30,22 +27,6 @@ tgd_app = typer.Typer(
 def register(app: typer.Typer) -> None:
     """Add the ``tgd`` command group to the app."""
     app.add_typer(tgd_app, name="tgd")
-
-
-@contextmanager
-def _clear_errors() -> Iterator[None]:
-    """Turn a battleline error into one red line on stderr and exit code 2."""
-    try:
-        yield
-    except BattlelineError as exc:
-        Console(stderr=True, highlight=False).print(
-            f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True
-        )
-        raise typer.Exit(2) from None
-
-
-def _out() -> Console:
-    return Console(width=120, highlight=False, soft_wrap=True)
 
 
 def _card_table(names: list[str]) -> Table:
@@ -79,7 +60,7 @@ def _card_table(names: list[str]) -> Table:
 
 
 def _print_events(events: EventLog) -> None:
-    out = _out()
+    out = out_console()
     for event in events:
         text = escape(event.text)
         if event.kind is EventKind.ROLL:
@@ -93,9 +74,9 @@ def cards() -> None:
     """List the packaged ship cards."""
     from battleline.rulesets.tgd.card import card_names
 
-    with _clear_errors():
+    with clear_errors():
         table = _card_table(card_names())
-    _out().print(table)
+    out_console().print(table)
 
 
 @tgd_app.command("new")
@@ -113,9 +94,8 @@ def new(
 
     from battleline.rulesets.tgd.session import TgdSession, parse_ship_spec
 
-    with _clear_errors():
-        if file.exists() and not force:
-            raise ScenarioError(f"{file} already exists; use --force to start over")
+    with clear_errors():
+        refuse_overwrite(file, force)
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
         session = TgdSession.new(
@@ -124,7 +104,7 @@ def new(
             charts_path=None if charts is None else str(charts),
         )
         session.save(file)
-    out = _out()
+    out = out_console()
     for log in session.logs.values():
         out.print(escape(log.summary()))
     out.print(f"seed {session.seed}; saved to {escape(str(file))}")
@@ -135,9 +115,9 @@ def show(file: Path = typer.Argument(..., help="the session file")) -> None:
     """Print the fire phase and every ship's state."""
     from battleline.rulesets.tgd.session import TgdSession
 
-    with _clear_errors():
+    with clear_errors():
         session = TgdSession.load(file)
-    out = _out()
+    out = out_console()
     out.print(f"[bold]Fire phase {session.phase}[/]")
     for log in session.logs.values():
         lost = ", ".join(str(log.card.columns[loc - 1][i]) for loc, i in sorted(log.lost))
@@ -166,7 +146,7 @@ def fire_cmd(
     from battleline.rulesets.tgd.fire import FireOrder
     from battleline.rulesets.tgd.session import TgdSession
 
-    with _clear_errors():
+    with clear_errors():
         session = TgdSession.load(file)
         order = FireOrder(
             strength,
@@ -179,7 +159,7 @@ def fire_cmd(
         result, events = session.fire(firer, target, order)
         session.save(file)
     _print_events(events)
-    out = _out()
+    out = out_console()
     calls = " ".join(r.call for r in result.results)
     out.print(f"[bold]{result.hits} hit(s)[/]" + (f": {calls}" if calls else ""))
     out.print(escape(session.logs[session.ship_name(target)].summary()))
@@ -190,8 +170,8 @@ def phase(file: Path = typer.Argument(..., help="the session file")) -> None:
     """Start the next fire phase: every battery may fire again."""
     from battleline.rulesets.tgd.session import TgdSession
 
-    with _clear_errors():
+    with clear_errors():
         session = TgdSession.load(file)
         number = session.next_phase()
         session.save(file)
-    _out().print(f"fire phase {number}")
+    out_console().print(f"fire phase {number}")
