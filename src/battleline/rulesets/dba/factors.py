@@ -20,16 +20,15 @@ A ship's factors are written as in Annex A:
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from battleline.errors import RulesDataError, UnknownNameError
+from battleline.rulesets.dba.datafile import packaged_bytes, parse_data, user_file
 
 ANNEX_FILE = "annex_a.toml"
 
@@ -421,12 +420,7 @@ class AnnexA:
 
 def parse_annex_a(data: bytes, file: str) -> AnnexA:
     """Validate one Annex A TOML text."""
-    try:
-        doc = tomllib.loads(data.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise _fail(file, "", "", f"not valid TOML: {exc}") from None
-    if not isinstance(doc.get("reconstructed"), bool):
-        raise _fail(file, "", "reconstructed", "say reconstructed = true or false")
+    doc = parse_data(data, file)
     entries = doc.get("ship")
     if not isinstance(entries, list) or not entries:
         raise _fail(file, "ship", "", "no [[ship]] tables")
@@ -441,17 +435,11 @@ def parse_annex_a(data: bytes, file: str) -> AnnexA:
 
 @lru_cache(maxsize=1)
 def _packaged() -> AnnexA:
-    data = resources.files("battleline.rulesets.dba").joinpath("data", ANNEX_FILE).read_bytes()
-    return parse_annex_a(data, f"dba/data/{ANNEX_FILE}")
+    return parse_annex_a(packaged_bytes(ANNEX_FILE), f"dba/data/{ANNEX_FILE}")
 
 
 def load_annex_a(path: str | Path | None = None) -> AnnexA:
     """The packaged reconstructed Annex A, or a user's file in the same format."""
     if path is None:
         return _packaged()
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise _fail(str(p), "", "", f"cannot read: {exc.strerror}") from None
-    return parse_annex_a(data, str(p))
+    return parse_annex_a(*user_file(path))

@@ -10,17 +10,16 @@ into frozen dataclasses by :func:`load_core`; a malformed file raises
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from battleline.errors import RulesDataError
+from battleline.rulesets.dba.datafile import packaged_bytes, parse_data, user_file
 from battleline.rulesets.dba.factors import BANDS, RangeBand
 
 CORE_FILE = "core.toml"
@@ -148,12 +147,7 @@ def _num(table: Mapping[str, Any], key: str, file: str, name: str) -> float:
 
 def parse_core(data: bytes, file: str) -> CoreTables:
     """Validate a core-tables TOML text."""
-    try:
-        doc = tomllib.loads(data.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise RulesDataError(file, "", "", f"not valid TOML: {exc}") from None
-    if not isinstance(doc.get("reconstructed"), bool):
-        raise RulesDataError(file, "", "reconstructed", "say reconstructed = true or false")
+    doc = parse_data(data, file)
     scale = _table(doc, "scale", file)
     bands_t = _table(doc, "range_bands", file)
     bands: dict[RangeBand, float] = {}
@@ -244,17 +238,11 @@ def parse_core(data: bytes, file: str) -> CoreTables:
 
 @lru_cache(maxsize=1)
 def _packaged() -> CoreTables:
-    data = resources.files("battleline.rulesets.dba").joinpath("data", CORE_FILE).read_bytes()
-    return parse_core(data, f"dba/data/{CORE_FILE}")
+    return parse_core(packaged_bytes(CORE_FILE), f"dba/data/{CORE_FILE}")
 
 
 def load_core(path: str | Path | None = None) -> CoreTables:
     """The packaged reconstructed core tables, or a user's file in the same format."""
     if path is None:
         return _packaged()
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise RulesDataError(str(p), "", "", f"cannot read: {exc.strerror}") from None
-    return parse_core(data, str(p))
+    return parse_core(*user_file(path))
