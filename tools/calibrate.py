@@ -21,10 +21,11 @@ within a factor of two of the record. Where the record is zero, "within a factor
 mean below :data:`ZERO_TOLERANCE` ships.
 
 The admirals are the ones ``battleline demo`` plays (``battleline.ai.admiral.default_admiral``).
-By default (``--skills historical``) each side's range-takers have the skill its navy showed
-(:data:`HISTORICAL_SKILLS`: the Japanese of 1904–05 elite; the Americans, the Japanese of 1894
-and the Vladivostok cruisers veteran; the Chinese, the Spanish and the Port Arthur and Baltic
-squadrons green); ``--skills veteran`` plays both sides at the demo's level.
+By default (``--skills historical``) each side's range-takers have the gunnery its scenario file
+gives it (``[[sides]] gunnery``: the Japanese of 1904–05 elite; the Americans, the Japanese of
+1894 and the Vladivostok cruisers veteran; the Chinese, the Spanish and the Port Arthur and
+Baltic squadrons green); ``--skills veteran`` plays both sides at the demo's level. Each side's
+preferred fighting range (``doctrine_range_m``) comes from the scenario file either way.
 """
 
 from __future__ import annotations
@@ -84,23 +85,12 @@ HISTORY: dict[str, Record] = {
 }
 
 
-#: Crew quality by side for ``--skills historical``: the AI admiral's range-taking skill
-#: (``battleline.ai.ranging.SKILLS``), set from the record of each navy's gunnery and training.
-HISTORICAL_SKILLS: dict[str, dict[str, str]] = {
-    "yalu-1894": {"China": "green", "Japan": "veteran"},
-    "santiago-1898": {"Spain": "green", "United States": "veteran"},
-    "yellow-sea-1904": {"Russia": "green", "Japan": "elite"},
-    "tsushima-1905": {"Russia": "green", "Japan": "elite"},
-    "ulsan-1904": {"Russia": "veteran", "Japan": "elite"},
-}
-
-
-def skills_for(scenario: str, mode: str) -> dict[str, str]:
-    """Each side's admiral skill: ``historical`` (:data:`HISTORICAL_SKILLS`) or one level for
-    both sides (``green``, ``veteran`` — the demo's — or ``elite``)."""
-    if mode == "historical":
-        return dict(HISTORICAL_SKILLS[scenario])
-    return {}
+def skill_for(mode: str) -> str | None:
+    """The admirals' skill: ``None`` for ``historical`` (each side's crews as its scenario file
+    sets them, ``[[sides]] gunnery``), or one level for both sides (``green``, ``veteran`` — the
+    demo's — or ``elite``). The doctrine range (``doctrine_range_m``) always comes from the
+    scenario."""
+    return None if mode == "historical" else mode
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +110,7 @@ class RunResult:
 
 def play_one(scenario: str, seed: int, index: int, skills: str = "veteran") -> RunResult:
     """Play run ``index`` of the sweep seeded ``seed`` to its end, AI against AI, the admirals
-    at the skill ``skills`` names (see :func:`skills_for`)."""
+    at the skill ``skills`` names (see :func:`skill_for`)."""
     import numpy as np
 
     from battleline.ai.admiral import default_admiral
@@ -130,10 +120,10 @@ def play_one(scenario: str, seed: int, index: int, skills: str = "veteran") -> R
     from battleline.rulesets.bf1900.ruleset import ship_fate
     from battleline.sim.runner import run_seed
 
-    by_side = skills_for(scenario, skills)
+    skill = skill_for(skills)
 
     def factory(side: str, ss: np.random.SeedSequence) -> Admiral:
-        return default_admiral(side, ss, by_side.get(side, skills))
+        return default_admiral(side, ss, skill)
 
     game = new_game(scenario, run_seed(seed, index))
     try:

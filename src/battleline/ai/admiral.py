@@ -54,15 +54,28 @@ from battleline.rulesets.bf1900.movement import turn_radius_m
 SHOT_KINDS = (EventKind.SPLASH, EventKind.HIT_ZONE)
 #: The shortest run a division's next move is planned for, metres.
 MIN_LOOKAHEAD_M = 400.0
+#: The range-takers' skill when neither the caller nor the scenario names one.
+DEFAULT_SKILL = "veteran"
 
 
 class FleetAdmiral:
-    """A side's admiral at one skill level (``green``, ``veteran`` or ``elite``)."""
+    """A side's admiral at one skill level (``green``, ``veteran`` or ``elite``).
+
+    With ``skill=None`` the range-takers have the crew quality the scenario gives the side
+    (``[[sides]] gunnery``, seen as :attr:`SideView.gunnery` on the first view), else
+    :data:`DEFAULT_SKILL`; a skill given here overrides the scenario's.
+    """
 
     def __init__(
-        self, side: str, seed: np.random.SeedSequence | int, skill: str | Skill = "veteran"
+        self,
+        side: str,
+        seed: np.random.SeedSequence | int,
+        skill: str | Skill | None = None,
     ) -> None:
         self.side = side
+        self._skill_from_view = skill is None
+        if skill is None:
+            skill = DEFAULT_SKILL
         self.skill = skill if isinstance(skill, Skill) else get_skill(skill)
         self.rng = np.random.default_rng(seed)
         self.keeper = RangeKeeper(self.skill, self.rng)
@@ -79,6 +92,12 @@ class FleetAdmiral:
             raise TypeError(f"an admiral is handed a SideView, not {type(view).__name__}")
         if view.side != self.side:
             raise ValueError(f"the {self.side} admiral was handed {view.side}'s view")
+        if self._skill_from_view:
+            # The side's crews, as the scenario describes them (read once, at the first view).
+            self._skill_from_view = False
+            if view.gunnery is not None:
+                self.skill = get_skill(view.gunnery)
+                self.keeper.skill = self.skill
         picture = build_picture(view)
         self.remember(picture)
         planners = {
@@ -357,10 +376,11 @@ class FleetAdmiral:
 
 
 def default_admiral(
-    side: str, seed: np.random.SeedSequence | int, skill: str = "veteran"
+    side: str, seed: np.random.SeedSequence | int, skill: str | None = None
 ) -> Admiral:
-    """The admiral the demo and the simulator use: a :class:`FleetAdmiral` of ``skill``."""
+    """The admiral the demo and the simulator use: a :class:`FleetAdmiral` of ``skill``, or of
+    the side's scenario gunnery (else veteran) when ``skill`` is ``None``."""
     return FleetAdmiral(side, seed, skill)
 
 
-__all__ = ["SHOT_KINDS", "FleetAdmiral", "default_admiral"]
+__all__ = ["DEFAULT_SKILL", "SHOT_KINDS", "FleetAdmiral", "default_admiral"]

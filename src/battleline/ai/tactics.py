@@ -130,23 +130,28 @@ def _nearest_side_heading(current: float, options: Sequence[float]) -> float:
     return min(options, key=lambda h: (abs(signed_angle(h - current)), h))
 
 
+def engage_range_m(picture: Picture) -> float:
+    """The range a battle line fights at: the side's doctrine range from the scenario
+    (``doctrine_range_m``, :attr:`SideView.doctrine_range_m`), else ``ENGAGE_FRACTION``
+    brackets."""
+    doctrine = picture.view.doctrine_range_m
+    return doctrine if doctrine is not None else ENGAGE_FRACTION * picture.scale.bracket_m
+
+
 def line_heading(
     picture: Picture, lead: str, enemies: Sequence[str], run_m: float = 0.0
 ) -> tuple[float, str]:
     """A battle line's heading and why: "close", "broadside", "cross the T" or "open".
 
-    The wanted range is ``ENGAGE_FRACTION`` brackets, and at least the enemy big ships' torpedo
-    range plus a margin (the "Engage Enemy" doctrine, BF6-CMD-26).
+    The wanted range is :func:`engage_range_m`, and at least the enemy big ships' torpedo range
+    plus a margin (the "Engage Enemy" doctrine, BF6-CMD-26).
     """
     here = picture.poses[lead]
     pts = [picture.funnels[e] for e in enemies]
     nearest = min(enemies, key=lambda e: picture.seen_m(lead, e))
     target = centroid(pts) or picture.funnels[nearest]
     dist = picture.seen_m(lead, nearest)
-    wanted = max(
-        ENGAGE_FRACTION * picture.scale.bracket_m,
-        enemy_torpedo_reach_m(picture) + TORPEDO_MARGIN_M,
-    )
+    wanted = max(engage_range_m(picture), enemy_torpedo_reach_m(picture) + TORPEDO_MARGIN_M)
     to_enemy = bearing(here.x, here.y, *target)
     broadsides = (norm360(to_enemy + 90.0), norm360(to_enemy - 90.0))
     # The band is at least about half a move deep either side, so a fast ship does not zig-zag
@@ -667,6 +672,7 @@ __all__ = [
     "dc_priorities",
     "division_of",
     "drop_candidate",
+    "engage_range_m",
     "fire_plan",
     "flotilla_target",
     "is_beaten",

@@ -65,6 +65,10 @@ class SideView:
     my_orders: tuple[str, ...] | None
     events: tuple[Event, ...] = field(default=())
     result: str | None = None
+    #: This side's own crew quality and preferred fighting range from the scenario
+    #: (``[[sides]] gunnery`` / ``doctrine_range_m``), ``None`` where not set; never the enemy's.
+    gunnery: str | None = None
+    doctrine_range_m: float | None = None
 
     def ship(self, name: str) -> OwnShip:
         """One own ship by name."""
@@ -149,6 +153,9 @@ def view(game: Game, side: str, *, since: int = 0) -> SideView:
     gate = game.pending
     mine = gate.texts.get(side) if gate.turn == state.turn and gate.phase == state.phase else None
     events = tuple(e for e in game.events.events[since:] if e.side is None or e.side == side)
+    # Only this side's own scenario settings (crew gunnery, fighting range), never the enemy's.
+    mine_doctrine = state.extra.get("doctrine", {}).get(side, {})
+    gunnery, reach = mine_doctrine.get("gunnery"), mine_doctrine.get("doctrine_range_m")
     return SideView(
         side=side,
         turn=state.turn,
@@ -163,6 +170,8 @@ def view(game: Game, side: str, *, since: int = 0) -> SideView:
         my_orders=mine,
         events=events,
         result=state.result.line() if state.result else None,
+        gunnery=None if gunnery is None else str(gunnery),
+        doctrine_range_m=None if reach is None else float(reach),
     )
 
 

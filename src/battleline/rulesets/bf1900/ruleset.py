@@ -204,6 +204,10 @@ def new_state(scenario: str, seed: int) -> GameState:
         moved_last_m=moved,
         tracks={n: [(p.x, p.y)] for n, p in poses.items()},
     )
+    # Each side's own AI settings (crew gunnery, fighting range), shown only to that side.
+    doctrine = {side.name: side.doctrine() for side in sc.sides if side.doctrine()}
+    if doctrine:
+        state.extra["doctrine"] = doctrine
     return state
 
 

@@ -34,6 +34,11 @@ FormationName = Literal[
 #: Options a scenario may switch (optional rules); unknown keys are errors.
 #: ``surrender`` (default true): ships may strike with the "We Surrender" message (BF6-CMD-32).
 KNOWN_OPTIONS = frozenset({"surrender"})
+#: Crew quality a side may be given (``[[sides]] gunnery``): how well its range-takers judge and
+#: correct the range. The AI admirals read it (``battleline.ai.ranging.SKILLS``, same names).
+GUNNERY_LEVELS = ("green", "veteran", "elite")
+#: Bounds of a side's preferred fighting range (``[[sides]] doctrine_range_m``), metres.
+DOCTRINE_RANGE_M = (500.0, 10000.0)
 
 
 @lru_cache(maxsize=512)
@@ -138,11 +143,39 @@ class DivisionEntry(_Model):
 
 
 class SideEntry(_Model):
-    """One side: its name, its fleet flagship and its divisions."""
+    """One side: its name, its fleet flagship and its divisions; optionally its crews' gunnery
+    (one of :data:`GUNNERY_LEVELS`) and the range its admiral prefers to fight at, metres (both
+    read by the AI admirals only; the rules are the same for every side)."""
 
     name: str = Field(min_length=1)
     fleet_flagship: str | None = None
+    gunnery: str | None = None
+    doctrine_range_m: float | None = None
     divisions: list[DivisionEntry] = Field(min_length=1)
+
+    @field_validator("gunnery")
+    @classmethod
+    def _known_gunnery(cls, value: str | None) -> str | None:
+        if value is not None and value not in GUNNERY_LEVELS:
+            raise ValueError(f"unknown gunnery {value!r}; use one of {', '.join(GUNNERY_LEVELS)}")
+        return value
+
+    @field_validator("doctrine_range_m")
+    @classmethod
+    def _sensible_range(cls, value: float | None) -> float | None:
+        lo, hi = DOCTRINE_RANGE_M
+        if value is not None and not (math.isfinite(value) and lo <= value <= hi):
+            raise ValueError(f"must be a range from {lo:g} to {hi:g} metres, not {value!r}")
+        return value
+
+    def doctrine(self) -> dict[str, str | float]:
+        """The side's own AI settings that are set (``gunnery``, ``doctrine_range_m``)."""
+        out: dict[str, str | float] = {}
+        if self.gunnery is not None:
+            out["gunnery"] = self.gunnery
+        if self.doctrine_range_m is not None:
+            out["doctrine_range_m"] = self.doctrine_range_m
+        return out
 
     @model_validator(mode="after")
     def _fleet_flagship_known(self) -> SideEntry:
