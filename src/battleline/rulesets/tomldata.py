@@ -3,7 +3,7 @@
 :class:`Where` remembers the file and table being read, so every complaint becomes one
 :class:`~battleline.errors.RulesDataError` naming the file, the table and the field.
 :func:`chart_files` and :func:`read_toml` collect and parse the files a user passes instead
-of the packaged data.
+of the packaged data; :func:`read_toml_file` parses one file, packaged or the user's.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import math
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from importlib.abc import Traversable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -91,3 +92,15 @@ def read_toml(name: str, read: Callable[[], bytes]) -> dict[str, Any]:
         return tomllib.loads(read().decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise RulesDataError(name, "(file)", "", f"not valid TOML: {exc}") from None
+
+
+def read_toml_file(name: str, res: Traversable | Path) -> dict[str, Any]:
+    """Parse one TOML file named ``name`` in messages; an unreadable file or bad TOML raises
+    :class:`RulesDataError`."""
+    try:
+        with res.open("rb") as fh:
+            return tomllib.load(fh)
+    except OSError as exc:
+        raise RulesDataError(name, "(file)", "", f"cannot read: {exc.strerror}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesDataError(name, "(file)", "", f"not valid TOML: {exc}") from exc

@@ -30,6 +30,7 @@ from battleline.rulesets.bf1900.ship import (
     ShipType,
     TorpedoMount,
 )
+from battleline.rulesets.tomldata import read_toml_file
 
 _DEFAULT_FILE = "conversion.toml"
 
@@ -274,14 +275,7 @@ def load_conversion(path: str | Path | None = None) -> ConversionTables:
     if path is None:
         return _default_tables()
     p = Path(path)
-    try:
-        with p.open("rb") as fh:
-            raw = tomllib.load(fh)
-    except OSError as exc:
-        raise RulesDataError(str(p), "(file)", "", f"cannot read: {exc.strerror}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesDataError(str(p), "(file)", "", f"not valid TOML: {exc}") from exc
-    return _parse_tables(str(p), raw)
+    return _parse_tables(str(p), read_toml_file(str(p), p))
 
 
 # -- specifications --------------------------------------------------------------------------

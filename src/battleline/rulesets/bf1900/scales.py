@@ -20,6 +20,7 @@ from typing import Any
 
 from battleline.errors import RulesDataError, UnknownNameError
 from battleline.rulesets.bf1900.ship import ShipClass, ShipType
+from battleline.rulesets.tomldata import read_toml_file
 
 #: Metres in one nautical mile; a knot is one nautical mile per hour.
 NAUTICAL_MILE_M = 1852.0
@@ -280,14 +281,7 @@ def load_scales(path: str | Path | None = None) -> dict[str, Scale]:
     if path is None:
         return dict(_default_scales())
     p = Path(path)
-    try:
-        with p.open("rb") as fh:
-            raw = tomllib.load(fh)
-    except OSError as exc:
-        raise RulesDataError(str(p), "(file)", "", f"cannot read: {exc.strerror}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesDataError(str(p), "(file)", "", f"not valid TOML: {exc}") from exc
-    return _parse(str(p), raw)
+    return _parse(str(p), read_toml_file(str(p), p))
 
 
 def get_scale(name: str, path: str | Path | None = None) -> Scale:

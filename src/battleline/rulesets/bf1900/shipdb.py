@@ -10,7 +10,6 @@ their names in ``ShipClass.overrides``.
 from __future__ import annotations
 
 import difflib
-import tomllib
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -35,6 +34,7 @@ from battleline.rulesets.bf1900.conversion import (
     load_conversion,
 )
 from battleline.rulesets.bf1900.ship import GunClass, Mounting, Rating, ShipClass, ShipType
+from battleline.rulesets.tomldata import read_toml_file
 
 __all__ = [
     "AmbiguousShipError",
@@ -460,16 +460,6 @@ def _ship_files(path: str | Path | None) -> list[tuple[str, Traversable | Path]]
     return [(str(p), p)]
 
 
-def _read(name: str, res: Traversable | Path) -> dict[str, Any]:
-    try:
-        with res.open("rb") as fh:
-            return tomllib.load(fh)
-    except OSError as exc:
-        raise RulesDataError(name, "(file)", "", f"cannot read: {exc.strerror}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesDataError(name, "(file)", "", f"not valid TOML: {exc}") from exc
-
-
 def _build(
     files: Iterable[tuple[str, Traversable | Path]], tables: ConversionTables
 ) -> ShipDatabase:
@@ -478,7 +468,7 @@ def _build(
     ship_index: dict[str, tuple[str, ...]] = {}
     origin: dict[str, str] = {}
     for name, res in files:
-        raw = _read(name, res)
+        raw = read_toml_file(name, res)
         unknown = set(raw) - {"navy", "class", "notes", "reconstructed"}
         if unknown:
             raise RulesDataError(name, "(file)", sorted(unknown)[0], "unknown top-level key")
