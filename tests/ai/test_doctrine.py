@@ -16,6 +16,7 @@ from battleline.ai.ranging import SKILLS
 from battleline.ai.tactics import ENGAGE_FRACTION, engage_range_m
 from battleline.engine import Game, new_game, view
 from battleline.engine.flow import admiral_seed
+from battleline.rulesets.bf1900.scenario import GUNNERY_LEVELS
 
 
 def _duel(tmp_path: Path, **side_settings: Any) -> str:
@@ -76,10 +77,11 @@ def test_each_side_sees_only_its_own_doctrine() -> None:
     """Tsushima: the Japanese view carries Japan's settings, the Russian view Russia's."""
     game = new_game("tsushima-1905", 1)
     japan, russia = view(game, "Japan"), view(game, "Russia")
-    assert (japan.gunnery, japan.doctrine_range_m) == ("elite", 6500.0)
+    assert (japan.gunnery, japan.doctrine_range_m) == ("elite", 4500.0)
     assert (russia.gunnery, russia.doctrine_range_m) == ("green", 5500.0)
-    assert "6500" not in russia.to_json().replace(" ", "")
-    assert engage_range_m(build_picture(japan)) == 6500.0
+    shown = russia.to_dict()
+    assert (shown["gunnery"], shown["doctrine_range_m"]) == ("green", 5500.0)
+    assert engage_range_m(build_picture(japan)) == 4500.0
 
 
 def test_without_doctrine_the_admiral_keeps_the_defaults() -> None:
@@ -104,3 +106,11 @@ def test_the_admiral_takes_its_crews_skill_from_the_scenario() -> None:
     forced = FleetAdmiral("Japan", 1, "green")
     forced.orders(view(game, "Japan"), game.spec.name)
     assert forced.skill is SKILLS["green"]
+
+
+def test_every_scenario_gunnery_level_is_an_admiral_skill() -> None:
+    """The scenario's ``gunnery`` names and the range-takers' skills are the same list, worst
+    first, each level judging a first estimate more closely than the one before."""
+    assert tuple(SKILLS) == GUNNERY_LEVELS
+    spreads = [SKILLS[level].sd_total(6000.0) for level in GUNNERY_LEVELS]
+    assert spreads == sorted(spreads, reverse=True)
