@@ -77,11 +77,9 @@ class Skill:
         return math.hypot(self.sd_sys(range_m), self.sd_jit(range_m))
 
 
-#: The four skill levels: a first estimate is off by about 8–18 % (raw), 6–13 % (green), 4–9 %
-#: (veteran) or 3–6 % (elite) of the true range, one standard deviation, from close to maximum
-#: range. "raw" is for crews that had hardly fired their guns in practice (China 1894, Spain 1898).
+#: The three skill levels: a first estimate is off by about 6–13 % (green), 4–9 % (veteran) or
+#: 3–6 % (elite) of the true range, one standard deviation, from close to maximum range.
 SKILLS: dict[str, Skill] = {
-    "raw": Skill("raw", 0.065, 0.140, 0.055, 0.110, -0.05, step=0.7, found=0.7),
     "green": Skill("green", 0.045, 0.100, 0.040, 0.080, -0.03, step=0.8, found=0.6),
     "veteran": Skill("veteran", 0.030, 0.070, 0.025, 0.055, -0.015),
     "elite": Skill("elite", 0.020, 0.045, 0.018, 0.035, 0.0, step=1.0, found=0.4),

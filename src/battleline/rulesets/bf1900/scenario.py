@@ -36,7 +36,7 @@ FormationName = Literal[
 KNOWN_OPTIONS = frozenset({"surrender"})
 #: Crew quality a side may be given (``[[sides]] gunnery``): how well its range-takers judge and
 #: correct the range. The AI admirals read it (``battleline.ai.ranging.SKILLS``, same names).
-GUNNERY_LEVELS = ("raw", "green", "veteran", "elite")
+GUNNERY_LEVELS = ("green", "veteran", "elite")
 #: Bounds of a side's preferred fighting range (``[[sides]] doctrine_range_m``), metres.
 DOCTRINE_RANGE_M = (500.0, 10000.0)
 
