@@ -7,15 +7,28 @@ human side, and the umpire's token. Tokens are shown only this once.
 
 from __future__ import annotations
 
+import importlib.util
 import secrets
 
 import typer
+
+from battleline.errors import BattlelineError
+
+
+def need_web_extra() -> None:
+    """Refuse with one clear line when the optional web packages are not installed."""
+    missing = [m for m in ("fastapi", "uvicorn") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise BattlelineError(
+            f"the web server needs {' and '.join(missing)}: pip install 'battleline[web]'"
+        )
 
 
 def web_new(
     scenario: str, db: str | None, seed: int | None, ai: list[str], base_url: str
 ) -> list[str]:
     """Start a game in the database ``db``; return the lines to print (id, tokens, links)."""
+    need_web_extra()
     from battleline.server.app import create_game
     from battleline.server.store import UMPIRE, GameStore
 
@@ -50,6 +63,7 @@ def register(app: typer.Typer) -> None:
         port: int = typer.Option(8000, "--port", help="port to listen on"),
     ) -> None:
         """Run the web server: players join games with their tokens in a browser."""
+        need_web_extra()
         import uvicorn
 
         from battleline.server.app import create_app
