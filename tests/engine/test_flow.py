@@ -182,6 +182,7 @@ def test_bad_orders_are_refused_on_submission_and_nothing_is_sealed() -> None:
 
 
 def test_BF6_GEN_08_the_phase_table_runs_in_order_and_no_order_phases_resolve_themselves() -> None:
+    """BF6-GEN-08."""
     game = _game()
     game.submit("Blue", [])
     game.submit("Red", [])

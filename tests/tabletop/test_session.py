@@ -275,7 +275,8 @@ def test_BF6_TORP_07_a_normal_torpedo_runs_under_a_small_ship_no_dice() -> None:
 
 
 def test_EX_BF6_09_declared_repairs_lose_the_die_a_step_one_fire_takes() -> None:
-    """BF6-DMG-10 through the tabletop session: six P repairs declared (legal when written), an
+    """EX-BF6-09:
+    BF6-DMG-10 through the tabletop session: six P repairs declared (legal when written), an
     internal fire marks a DC box in Step One, so five are rolled and one is dropped."""
     s = _session()
     log = s.logs["Mikasa"]

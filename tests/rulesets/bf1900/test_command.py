@@ -482,7 +482,8 @@ def test_check_orders_finds_every_illegal_order_before_resolution() -> None:
 
 
 def test_BF6_CMD_03_fleet_messages_are_signals_between_divisions() -> None:
-    """BF6-CMD-26, BF6-CMD-29, BF6-CMD-30, BF6-CMD-31: the advisory messages are announced as
+    """BF6-CMD-03:
+    BF6-CMD-26, BF6-CMD-29, BF6-CMD-30, BF6-CMD-31: the advisory messages are announced as
     signals and change no division's orders."""
     fleet = Fleet()
     fleet.add("1st", ["A"], Pose(0, 0, 0))

@@ -120,7 +120,8 @@ def test_BF6_PROP_04_overflow_goes_to_the_margin() -> None:
 
 
 def test_EX_BF6_12_lettered_position_takes_unlimited_slashes() -> None:
-    """BF6-LET-01, BF6-LET-02: a second hit on A (1 slash) gives 2 slashes; each M is located
+    """EX-BF6-12:
+    BF6-LET-01, BF6-LET-02: a second hit on A (1 slash) gives 2 slashes; each M is located
     anew and there is no cap."""
     log = make_log(majestic())
     log.positions["A"].slashes = 1
@@ -168,7 +169,8 @@ def test_BF6_MAIN_02_lozenge_embattled_wing_takes_the_hit() -> None:
 
 
 def test_EX_BF6_13_beam_pattern_hit_takes_an_undamaged_gun() -> None:
-    """BF6-PAT-01: 6 pattern-0 guns with 1 damaged; an S hit crosses out another, undamaged one."""
+    """EX-BF6-13:
+    BF6-PAT-01: 6 pattern-0 guns with 1 damaged; an S hit crosses out another, undamaged one."""
     log = make_log(majestic())
     log.batteries["sec"] = [Mark.NONE] * 5 + [Mark.DAMAGED]
     _apply(log, ["S"], [])

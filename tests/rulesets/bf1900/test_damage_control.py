@@ -104,7 +104,7 @@ def test_bad_notation_is_a_syntax_error_naming_the_ship(text: str, fragment: str
 
 
 def test_BF6_CF_02_read_message_is_not_a_damage_control_action() -> None:
-    """The Read Message functions belong to the Command Phase, not Step Three."""
+    """BF6-CF-02: The Read Message functions belong to the Command Phase, not Step Three."""
     with pytest.raises(OrderSyntaxError, match="unknown damage-control action"):
         parse_declaration("Mikasa", "READ-MESSAGE")
     assert "READ_MESSAGE_1" not in {a.chart_key for a in DCAction}
@@ -142,7 +142,7 @@ def test_BF6_DC_04_no_more_dice_than_unmarked_boxes() -> None:
 
 
 def test_EX_BF6_09_dc_box_lost_in_step_one_is_not_usable() -> None:
-    """BF6-DMG-10: N boxes, a DC hit in Step One → only N − 1 dice in Step Three."""
+    """EX-BF6-09: BF6-DMG-10: N boxes, a DC hit in Step One → only N − 1 dice in Step Three."""
     log = make_log(majestic())
     log.propulsion.damaged = 6
     six = _decls(log, "P; P; P; P; P; P")
@@ -264,6 +264,7 @@ def test_BF6_REP_05_only_the_named_repair_is_made() -> None:
 
 
 def test_BF6_REP_02_success_within_the_chart_range() -> None:
+    """BF6-REP-02."""
     charts = FakeCharts(repair={"P_BR": (5, 6)})
     log = make_log(majestic())
     log.propulsion.damaged = 2
@@ -277,6 +278,7 @@ def test_BF6_REP_02_success_within_the_chart_range() -> None:
 
 
 def test_BF6_REP_06_margin_first_then_box_and_bridge() -> None:
+    """BF6-REP-06."""
     log = make_log(majestic())
     log.propulsion.damaged, log.propulsion.margin = 6, 1
     log.bridge_hits = 1
@@ -305,6 +307,7 @@ def test_BF6_REP_08_stop_hvy_contains() -> None:
 
 
 def test_BF6_REP_09_repair_s_dc_r() -> None:
+    """BF6-REP-09."""
     log = make_log(majestic())
     log.batteries["sec"][11] = Mark.DAMAGED
     log.dc_boxes[0] = Mark.DAMAGED
@@ -359,6 +362,7 @@ def test_flood_magazine_failure_below_range() -> None:
 
 
 def test_BF6_CF_05_counterflood_success_and_failure_lock() -> None:
+    """BF6-CF-05."""
     log = make_log(majestic())
     log.compartments[P].level = FloodLevel.HEAVY
     log.compartments[F].level = FloodLevel.MODERATE

@@ -48,6 +48,7 @@ def test_EX_BF6_15c_explosion_flooding_any_of_four_rerolls_5_6() -> None:
 
 
 def test_BF6_FLD_02_four_compartments() -> None:
+    """BF6-FLD-02."""
     assert [c.value for c in Compartment] == [
         "forward",
         "port amidships",
@@ -88,7 +89,7 @@ def test_damage_flooding_above_counterflood_clears_the_counterflood_mark() -> No
 
 
 def test_EX_BF6_14_two_turrets_1_to_3_forward_4_to_6_aft() -> None:
-    """BF6-MAIN-01 (AMB-35 default): two main positions split 1–3 / 4–6."""
+    """EX-BF6-14: BF6-MAIN-01 (AMB-35 default): two main positions split 1–3 / 4–6."""
     log = make_log(majestic())
     dice = FixedDice([1, 2, 3, 4, 5, 6])
     hits = [locate_main_hit(log, dice, Aspect.PORT) for _ in range(6)]

@@ -68,7 +68,8 @@ def test_EX_BF6_08_hit_from_a_gun_lost_in_step_one_still_lands() -> None:
 
 
 def test_EX_BF6_09_dc_box_lost_in_step_one_is_gone_in_step_three() -> None:
-    """BF6-DMG-10: six declared repairs, a DC hit in Step One → five dice rolled, one dropped."""
+    """EX-BF6-09:
+    BF6-DMG-10: six declared repairs, a DC hit in Step One → five dice rolled, one dropped."""
     log = make_log(majestic())
     log.fires_internal = 1
     log.propulsion.damaged = 6
@@ -92,7 +93,8 @@ _EXPLOSION_ROLLS = [
 
 
 def test_EX_BF6_10_counterflooding_in_step_three_cancels_step_four_listing() -> None:
-    """BF6-DMG-11: explosion flooding in Step One, counterflooded in Step Three → no effect."""
+    """EX-BF6-10:
+    BF6-DMG-11: explosion flooding in Step One, counterflooded in Step Three → no effect."""
     log = make_log(majestic())
     log.fires_internal = 1
     decls = {log.name: parse_declarations(log.name, "CF:starboard=light")}
@@ -105,6 +107,7 @@ def test_EX_BF6_10_counterflooding_in_step_three_cancels_step_four_listing() -> 
 
 
 def test_EX_BF6_10_without_the_counterflood_the_list_bites() -> None:
+    """EX-BF6-10."""
     log = make_log(majestic())
     log.fires_internal = 1
     events = _run([log], _EXPLOSION_ROLLS)
@@ -127,6 +130,7 @@ def test_BF6_SINK_03_sinking_ship_declarations_dropped_and_countdown() -> None:
 
 
 def test_BF6_CF_05_lock_lasts_one_phase_and_unknown_ships_noted() -> None:
+    """BF6-CF-05."""
     log = make_log(majestic())
     log.counterflood_locked.add(Compartment.AFT)
     events = _run([log], [], decls={"Ghost": []})

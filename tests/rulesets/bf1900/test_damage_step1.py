@@ -95,7 +95,8 @@ def test_BF6_DMG_04_one_roll_per_fire_and_new_fires_wait() -> None:
 
 
 def test_EX_BF6_09_dc_box_lost_in_step_one_is_gone_at_once() -> None:
-    """BF6-DMG-10: an internal fire's DC result marks a box now, so Step Three has one die less."""
+    """EX-BF6-09:
+    BF6-DMG-10: an internal fire's DC result marks a box now, so Step Three has one die less."""
     assert CHARTS.critical("fire_internal", 3) == ("DC",)
     log = ship()
     log.fires_internal = 1

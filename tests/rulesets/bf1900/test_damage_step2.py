@@ -193,7 +193,8 @@ def test_unknown_target_is_a_clear_error() -> None:
 
 
 def test_BF6_DMG_08_torpedo_gets_a_flooding_occurrence_roll() -> None:
-    """Normal-depth size 8 against size 8: "100>"; 4 → Heavy; port side 1 → forward; Heavy
+    """BF6-DMG-08:
+    Normal-depth size 8 against size 8: "100>"; 4 → Heavy; port side 1 → forward; Heavy
     effects 1 → no effect."""
     log, rec = target(size=8), Recorder()
     _, events = run({"Suvorov": log}, torps=[torpedo()], rolls=[4, 1, 1], apply=rec)

@@ -122,7 +122,8 @@ def test_syntax_errors_are_value_errors() -> None:
     [(44, Arrow.NONE), (45, Arrow.FORTY_FIVE), (89, Arrow.FORTY_FIVE), (90, Arrow.HORIZONTAL)],
 )
 def test_EX_DRV_01_arrow_class_boundaries(turn: int, arrow: Arrow) -> None:
-    """BF6-CMD-06: under 45° no arrow, 45°–<90° the 45° arrow, 90° and more horizontal."""
+    """EX-DRV-01:
+    BF6-CMD-06: under 45° no arrow, 45°–<90° the 45° arrow, 90° and more horizontal."""
     assert arrow_class(turn) is arrow
     assert arrow_class(-turn) is arrow
     assert TurnInSuccession(turn, Direction.PORT).arrow is arrow

@@ -472,6 +472,7 @@ def test_BF6_TORP_04_AMB_41_a_ship_base_in_the_way_neither_blocks_nor_is_hit() -
 
 
 def test_BF6_TORP_05_BF6_TORP_06_torpedoes_run_at_normal_depth_unless_recorded() -> None:
+    """BF6-TORP-05."""
     assert not runs_shallow(KASUMI)
     assert runs_shallow(MURAKUMO)
     # only DD, TB and TGB may carry skimmers: a battleship's record has no effect
@@ -577,7 +578,8 @@ def test_BF12C_TH_03_AMB_54_rake_from_95_degree_front_and_rear_arcs(
 
 
 def test_BF6_TORP_11_fixed_dice_hit_and_miss() -> None:
-    """Converging beam shot needs 3: a 3 hits, a 2 misses; the hit goes to Damage Step Two."""
+    """BF6-TORP-11:
+    Converging beam shot needs 3: a 3 hits, a 2 misses; the hit goes to Damage Step Two."""
     logs = logs_for(Kasumi=KASUMI, Mikasa=MIKASA)
     poses = {"Kasumi": ORIGIN, "Mikasa": _bearing_pose(90.0, 1000.0)}
     poses["Mikasa"] = Pose(poses["Mikasa"].x, poses["Mikasa"].y, 0.0)  # Kasumi on its port beam
@@ -597,7 +599,8 @@ def test_BF6_TORP_11_fixed_dice_hit_and_miss() -> None:
 
 
 def test_BF6_TORP_11_rake_and_diverging_read_the_chart() -> None:
-    """Mikasa steams away from Kasumi, which is dead astern: diverging rake, needs 6."""
+    """BF6-TORP-11:
+    Mikasa steams away from Kasumi, which is dead astern: diverging rake, needs 6."""
     logs = logs_for(Kasumi=KASUMI, Mikasa=MIKASA)
     poses = {"Kasumi": ORIGIN, "Mikasa": Pose(0.0, 1000.0, 0.0)}
     chart = FakeChart()
@@ -692,7 +695,8 @@ def test_real_scale_and_table_land_work_with_the_torpedo_step() -> None:
 
 
 def test_BF6_TORP_11_with_the_packaged_torpedo_chart() -> None:
-    """The real ``charts.Charts`` drives the roll: a score one short misses, the value hits."""
+    """BF6-TORP-11:
+    The real ``charts.Charts`` drives the roll: a score one short misses, the value hits."""
     from battleline.rulesets.bf1900.charts import load_charts
 
     charts = load_charts()

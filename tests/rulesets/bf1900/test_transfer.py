@@ -81,6 +81,7 @@ def test_EX_BF6_04_six_fires_and_three_uneven_points_transfer_automatically() ->
 
 @pytest.mark.parametrize(("roll", "passes"), [(4, False), (5, True), (6, True)])
 def test_BF6_CMD_21_a_conning_tower_hit_transfers_on_5_or_6(roll: int, passes: bool) -> None:
+    """BF6-CMD-21."""
     division, logs, poses = setup()
     logs["Mikasa"].ct_hits = 1
     dice = FixedDice([roll])
@@ -90,6 +91,7 @@ def test_BF6_CMD_21_a_conning_tower_hit_transfers_on_5_or_6(roll: int, passes: b
 
 
 def test_BF6_CMD_20_a_steering_hit_also_calls_for_the_roll_without_slowing() -> None:
+    """BF6-CMD-20."""
     division, logs, poses = setup()
     logs["Mikasa"].tr_hits = 1
     dice = FixedDice([6])
@@ -105,6 +107,7 @@ def test_BF6_CMD_20_a_steering_hit_also_calls_for_the_roll_without_slowing() -> 
 def test_BF6_CMD_22_half_a_point_per_fire_and_per_uneven_point(
     fires: int, uneven: int, roll: int, passes: bool
 ) -> None:
+    """BF6-CMD-22."""
     division, logs, poses = setup()
     flag = logs["Mikasa"]
     flag.ct_hits = 1
@@ -116,6 +119,7 @@ def test_BF6_CMD_22_half_a_point_per_fire_and_per_uneven_point(
 
 
 def test_BF6_CMD_23_a_repaired_flagship_keeps_command_and_the_rolls_stop() -> None:
+    """BF6-CMD-23."""
     division, logs, poses = setup()
     logs["Mikasa"].ct_hits = 1
     events = EventLog()

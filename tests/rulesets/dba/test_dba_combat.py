@@ -257,6 +257,7 @@ def test_DBA_TORP_01_factor_one_one_attack_per_game_uncrippled() -> None:
 
 
 def test_DBA_TORP_02_factor_two_one_double_or_two_single_attacks() -> None:
+    """DBA-TORP-02."""
     h = s("Havock")
     torpedo_attack(h, s("Majestic"), af=2, arc=BOW, band=C)
     with pytest.raises(IllegalOrderError):
@@ -289,6 +290,7 @@ def test_DBA_TORP_04_05_torpedo_arcs() -> None:
 
 
 def test_DBA_TORP_07_marker_on_the_base() -> None:
+    """DBA-TORP-07."""
     h = s("Havock")
     torpedo_attack(h, s("Majestic"), af=2, arc=BOW, band=C)
     assert h.torpedo_marker == 2
@@ -356,6 +358,7 @@ def test_DBA_OUT_01_torpedo_attack_rows() -> None:
 
 
 def test_DBA_OUT_02_crippled_by_torpedo_starts_flooding() -> None:
+    """DBA-OUT-02."""
     h, maj = s("Havock"), s("Majestic")
     atk = torpedo_attack(h, maj, af=2, arc=BOW, band=C)
     dice = FixedDice([4, 2])
@@ -370,6 +373,7 @@ def test_DBA_OUT_02_crippled_by_torpedo_starts_flooding() -> None:
 
 
 def test_DBA_OUT_03_crippled_ship_falls_out_one_base_width_away_from_fire() -> None:
+    """DBA-OUT-03."""
     pose = Pose(0.0, 0.0, 0.0)  # heading north
     out = fall_out_of_line(pose, fire_bearing=90.0, base_width=185.2)  # fire from the east
     assert out.x == pytest.approx(-185.2) and out.y == pytest.approx(0.0)
@@ -379,7 +383,7 @@ def test_DBA_OUT_03_crippled_ship_falls_out_one_base_width_away_from_fire() -> N
 
 
 def test_DBA_OUT_04_special_protection_takes_three_damage_hits() -> None:
-    """AMB-77: normal ships crippled by the 3rd damaged result, special by the 4th."""
+    """DBA-OUT-04: AMB-77: normal ships crippled by the 3rd damaged result, special by the 4th."""
     normal, special = s("Brooklyn"), s("Powerful")
     for _ in range(3):
         apply_result(normal, Result.DAMAGED, cause="gunfire")
@@ -390,6 +394,7 @@ def test_DBA_OUT_04_special_protection_takes_three_damage_hits() -> None:
 
 
 def test_DBA_OUT_05_second_class_tb_crippled_if_already_damaged() -> None:
+    """DBA-OUT-05."""
     tb = s("2nd Class TB")
     assert apply_result(tb, Result.DAMAGED, cause="gunfire") is Result.DAMAGED
     assert apply_result(tb, Result.DAMAGED, cause="gunfire") is Result.CRIPPLED
@@ -403,6 +408,7 @@ def _draw(target: ShipStatus, torpedo: bool) -> Result:
 
 
 def test_DBA_OUT_06_inferior_protection_draws() -> None:
+    """DBA-OUT-06."""
     assert _draw(s("Charles Martel"), False) is Result.DAMAGED
     assert _draw(s("Charles Martel", damage=2), False) is Result.CRIPPLED
     assert _draw(s("Charles Martel"), True) is Result.CRIPPLED
@@ -424,7 +430,8 @@ def test_DBA_NET_04_damaged_netted_ship_may_foul() -> None:
 
 
 def test_DBA_TORP_06_torpedoes_first_but_not_counted_for_this_turns_gunfire() -> None:
-    """AMB-85: a ship crippled by torpedo still fires and defends uncrippled this turn."""
+    """DBA-TORP-06:
+    AMB-85: a ship crippled by torpedo still fires and defends uncrippled this turn."""
     ships = {n: s(n) for n in ("Havock", "Majestic", "Mikasa")}
     torp = torpedo_attack(ships["Havock"], ships["Majestic"], af=2, arc=BOW, band=C)
     gun = one(ships["Majestic"], ships["Mikasa"])

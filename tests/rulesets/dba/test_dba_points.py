@@ -48,6 +48,7 @@ def test_DBA_PV_01_df4_star_special_and_df0_halving() -> None:
 
 
 def test_DBA_PV_02_monster_guns_average_factors() -> None:
+    """DBA-PV-02."""
     s = ship(af=AttackFactors(5, 5, 3, 2), monster_af=AttackFactors(3, 2, 1, None))
     b = points_breakdown(s)
     assert (b.af_normal, b.af_extreme) == (3, 1)  # (5+2)//2, (2+0)//2

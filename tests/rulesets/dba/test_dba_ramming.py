@@ -45,6 +45,7 @@ def test_DBA_RAM_01_voluntary_only_against_enemies_on_purpose() -> None:
 
 
 def test_DBA_RAM_02_friendly_collision_move_order() -> None:
+    """DBA-RAM-02."""
     movers = [
         MoveKey("big-fast", False, 2, 3, 6),
         MoveKey("compulsory", True, 6, 4, 1),
@@ -122,6 +123,7 @@ def test_DBA_RAM_05_06_score_speeds_and_ram_manoeuvrability() -> None:
 
 
 def test_DBA_RAM_11_relative_size_levels() -> None:
+    """DBA-RAM-11."""
     m = A["Majestic"]
     assert relative_size(m, A["Mikasa"], rammer_bases=2) == "same"
     assert relative_size(m, A["Leander"], rammer_bases=2) == "larger"
@@ -141,7 +143,8 @@ def test_EX_DBA_06_stern_ram_drops_every_result_a_level() -> None:
 
 
 def test_DBA_RAM_12_13_broadside_ram_damaged_target_stops_and_floods() -> None:
-    """AMB-82: the ship given D stops; D and C start flooding. Havock (smaller) rams Majestic."""
+    """DBA-RAM-12:
+    AMB-82: the ship given D stops; D and C start flooding. Havock (smaller) rams Majestic."""
     havock, maj = s("Havock"), s("Majestic")
     out = resolve_ram(
         havock, maj, FixedDice([6]), kind=VOL, edge=Edge.BROADSIDE, declared_bases=2, target_speed=0
@@ -173,6 +176,7 @@ def test_DBA_RAM_14_bow_ram_crippled_rammer_stops_broadside_to_broadside() -> No
 
 
 def test_DBA_RAM_15_ok_rammer_continues() -> None:
+    """DBA-RAM-15."""
     a, b = s("Majestic"), s("Havock")
     out = resolve_ram(
         a, b, FixedDice([6]), kind=VOL, edge=Edge.BROADSIDE, declared_bases=2, target_speed=0
@@ -182,6 +186,7 @@ def test_DBA_RAM_15_ok_rammer_continues() -> None:
 
 
 def test_DBA_RAM_10_no_effective_ram_passes_through_or_ends_alongside() -> None:
+    """DBA-RAM-10."""
     out = resolve_ram(
         s("Majestic"),
         s("Mikasa"),
@@ -228,6 +233,7 @@ def test_DBA_RAM_09_counter_ram_target_strikes_the_mover() -> None:
 
 
 def test_DBA_RAM_17_damage_on_twice_damaged_cripples_on_crippled_no_more_both_flood() -> None:
+    """DBA-RAM-17."""
     twice, crippled = s("Mikasa", damage=2), s("Mikasa", crippled=True)
     resolve_ram(
         s("Havock"),
@@ -252,6 +258,7 @@ def test_DBA_RAM_17_damage_on_twice_damaged_cripples_on_crippled_no_more_both_fl
 
 
 def test_DBA_RAM_04_closest_first_first_effective_ends_tests() -> None:
+    """DBA-RAM-04."""
     target = s("Mikasa")
     near, far = s("Majestic", name="Near"), s("Majestic", name="Far")
     attempts = [
@@ -270,6 +277,7 @@ def test_DBA_RAM_04_closest_first_first_effective_ends_tests() -> None:
 
 
 def test_DBA_RAM_04_counter_ram_abreast_ends_astern_continues_against_stationary() -> None:
+    """DBA-RAM-04."""
     def attempts() -> list[RamAttempt]:
         return [
             RamAttempt(s("Havock", name=f"TBD{i}"), VOL, Edge.BROADSIDE, 1, distance=i)

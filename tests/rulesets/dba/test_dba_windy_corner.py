@@ -95,6 +95,7 @@ def test_DBA_WC_02_exempt_next_spell_against_any_ship_on_the_same_corner() -> No
 
 
 def test_DBA_WC_05_bonus_does_not_transfer_between_corners() -> None:
+    """DBA-WC-05."""
     sc = SplashConfusion(ON)
     sc.turn_in_succession("Red", RED, degrees=90, location="L1", first_through="A")
     sc.turn_in_succession("Red", RED, degrees=90, location="L2", first_through="B")
@@ -104,7 +105,7 @@ def test_DBA_WC_05_bonus_does_not_transfer_between_corners() -> None:
 
 
 def test_DBA_WC_06_stopped_ship_same_procedure() -> None:
-    """AMB-76: exempt against the same ship while it is still stopped."""
+    """DBA-WC-06: AMB-76: exempt against the same ship while it is still stopped."""
     sc = SplashConfusion(ON)
     sc.fire(1, "X", ["b1", "b2"], target_stopped=True)
     assert no_deduction(sc.penalties(2, "X", ["b1", "b2", "b3", "b4"], target_stopped=True))
@@ -114,7 +115,7 @@ def test_DBA_WC_06_stopped_ship_same_procedure() -> None:
 
 
 def test_DBA_WC_07_only_non_exempt_shooters_count_and_take_the_minus_one() -> None:
-    """AMB-73: exempt shooters never take −1; three counted shooters do."""
+    """DBA-WC-07: AMB-73: exempt shooters never take −1; three counted shooters do."""
     sc = SplashConfusion(ON)
     sc.fire(1, "X", ["b1", "b2"], target_stopped=True)
     pen = sc.penalties(2, "X", ["b1", "b2", "b3", "b4", "b5"], target_stopped=True)
@@ -122,6 +123,7 @@ def test_DBA_WC_07_only_non_exempt_shooters_count_and_take_the_minus_one() -> No
 
 
 def test_DBA_WC_03_corner_lasts_until_the_whole_squadron_passes() -> None:
+    """DBA-WC-03."""
     sc = SplashConfusion(ON)
     sc.turn_in_succession("Red", ["A", "B"], degrees=60, location="L", first_through="A")
     sc.leave("A")

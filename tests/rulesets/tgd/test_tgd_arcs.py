@@ -25,7 +25,7 @@ def test_EX_TGD_02_f_and_a_have_270_degrees_and_a_90_degree_blind_spot() -> None
 
 
 def test_EX_TGD_03_p_and_s_batteries_cover_90_degrees_on_their_own_side() -> None:
-    """TGD-ARC-03."""
+    """EX-TGD-03: TGD-ARC-03."""
     assert _covered("s") == set(range(45, 136))
     assert _covered("p") == set(range(225, 316))
     assert _covered("c") == _covered("p") | _covered("s")
@@ -33,7 +33,8 @@ def test_EX_TGD_03_p_and_s_batteries_cover_90_degrees_on_their_own_side() -> Non
 
 
 def test_EX_TGD_04_fp_and_fs_both_bear_dead_ahead_and_only_fs_to_starboard() -> None:
-    """TGD-ARC-04: 135° each, overlapping dead ahead; fp takes in the whole port-gun arc."""
+    """EX-TGD-04:
+    TGD-ARC-04: 135° each, overlapping dead ahead; fp takes in the whole port-gun arc."""
     assert bears_on_bearing("fp", 0.0) and bears_on_bearing("fs", 0.0)
     assert bears_on_bearing("fs", 90.0) and not bears_on_bearing("fp", 90.0)
     assert _covered("fp") >= _covered("p")
@@ -43,13 +44,14 @@ def test_EX_TGD_04_fp_and_fs_both_bear_dead_ahead_and_only_fs_to_starboard() -> 
 
 
 def test_EX_TGD_05_ff_fires_90_degrees_forward_and_aa_aft() -> None:
-    """TGD-ARC-05."""
+    """EX-TGD-05: TGD-ARC-05."""
     assert _covered("ff") == {*range(315, 360), *range(0, 46)}
     assert _covered("aa") == set(range(135, 226))
 
 
 def test_EX_TGD_06_p_plus_covers_the_port_half_including_ahead_and_astern() -> None:
-    """TGD-ARC-06: 180° to that side, dead ahead and dead astern included, nothing to the other."""
+    """EX-TGD-06:
+    TGD-ARC-06: 180° to that side, dead ahead and dead astern included, nothing to the other."""
     assert _covered("p+") == {0, *range(180, 360)}
     assert _covered("s+") == set(range(0, 181))
     assert not any(bears_on_bearing("p+", float(t)) for t in range(1, 180))
@@ -67,7 +69,8 @@ def test_TGD_ARC_01_side_arcs_start_anywhere_along_the_side() -> None:
 
 
 def test_TGD_ARC_07_ps_is_p_plus_and_a_rectangle_out_to_starboard() -> None:
-    """AMB-65: the far-side rectangle is as wide as the hull and as deep as the gun's range."""
+    """TGD-ARC-07:
+    AMB-65: the far-side rectangle is as wide as the hull and as deep as the gun's range."""
     assert bears("ps", 0.0, -30.0, length=2.0, max_range=60)  # p+ part
     assert bears("ps", 0.9, 40.0, length=2.0, max_range=60)  # inside the rectangle
     assert bears("ps", -1.0, 60.0, length=2.0, max_range=60)  # edges inclusive

@@ -25,6 +25,7 @@ def test_TGD_CARD_01_first_box_is_type_number_and_name() -> None:
 
 
 def test_TGD_CARD_02_three_gun_columns_primary_secondary_tertiary() -> None:
+    """TGD-CARD-02."""
     pelayo = load_card("Pelayo")
     assert len(pelayo.columns) == 3
     assert pelayo.column_text(1) == "f 6x1, a 6x1, ff 2x1"

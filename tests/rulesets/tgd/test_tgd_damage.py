@@ -64,7 +64,8 @@ def test_EX_DRV_09_TGD_ARM_01_strictly_greater_than_the_armour_penetrates() -> N
 
 
 def test_EX_TGD_11_TGD_ARM_02_hit_and_ping_called_and_pings_do_no_damage() -> None:
-    """Strength 3 at range 25 (no modifier) on Pelayo: location 1 (armour 4) pings, location 4
+    """EX-TGD-11, TGD-ARM-02:
+    Strength 3 at range 25 (no modifier) on Pelayo: location 1 (armour 4) pings, location 4
     (armour 0) hits. TGD-DMG-01: only the hit does damage."""
     pelayo = ship()
     events = EventLog()
@@ -82,7 +83,8 @@ def test_EX_TGD_11_TGD_ARM_02_hit_and_ping_called_and_pings_do_no_damage() -> No
 
 
 def test_EX_TGD_12_a_shell_from_ahead_destroys_the_bow_gun_first() -> None:
-    """TGD-DMG-02, AMB-61: ff 2x1 sits in front of the f 6x1, so it goes first; then f, then a."""
+    """EX-TGD-12:
+    TGD-DMG-02, AMB-61: ff 2x1 sits in front of the f 6x1, so it goes first; then f, then a."""
     pelayo = ship()
     effect, _ = hit(pelayo, 1, aspect=0.0)
     assert effect == ("battery ff 2x1 destroyed", ())
@@ -114,7 +116,8 @@ def test_AMB_61_a_tie_goes_to_the_first_battery_on_the_card() -> None:
 
 
 def test_EX_TGD_13_funnel_hit_costs_two_knots() -> None:
-    """TGD-DMG-05: Pelayo's superstructure reads S F S F; the second hit holes a funnel."""
+    """EX-TGD-13:
+    TGD-DMG-05: Pelayo's superstructure reads S F S F; the second hit holes a funnel."""
     pelayo = ship()
     assert hit(pelayo, 4)[0][0] == "S crossed off"
     assert pelayo.speed == 16
@@ -125,6 +128,7 @@ def test_EX_TGD_13_funnel_hit_costs_two_knots() -> None:
 
 
 def test_TGD_DMG_06_bow_stern_hull_two_knots_each_then_immobile_then_nothing() -> None:
+    """TGD-DMG-06."""
     pelayo = ship()
     for n in range(1, pelayo.card.hull_ends):
         hit(pelayo, 5)
@@ -139,6 +143,7 @@ def test_TGD_DMG_06_bow_stern_hull_two_knots_each_then_immobile_then_nothing() -
 
 
 def test_TGD_DMG_07_centre_hull_loses_a_d6_of_knots_per_H_then_immobile() -> None:
+    """TGD-DMG-07."""
     pelayo = ship()
     hit(pelayo, 6, [5])
     assert pelayo.speed == 11
@@ -156,7 +161,7 @@ def _centre_gone(name: str = "Pelayo") -> CardLog:
 
 
 def test_EX_TGD_14_battleship_saves_on_2_and_sinks_on_1() -> None:
-    """TGD-DMG-08."""
+    """EX-TGD-14: TGD-DMG-08."""
     pelayo = _centre_gone()
     assert hit(pelayo, 6, [2])[0][0] == "saved from sinking"
     assert not pelayo.sunk
@@ -166,6 +171,7 @@ def test_EX_TGD_14_battleship_saves_on_2_and_sinks_on_1() -> None:
 
 
 def test_EX_TGD_14_topside_wrecked_subtracts_one_so_a_natural_2_sinks() -> None:
+    """EX-TGD-14."""
     pelayo = _centre_gone()
     wreck_topside(pelayo)
     assert pelayo.topside_wrecked
@@ -214,7 +220,7 @@ def test_TGD_REFD_03_empty_superstructure_passes_to_3_then_2_then_1() -> None:
 
 
 def test_EX_TGD_15_everything_topside_gone_means_burning_furiously() -> None:
-    """TGD-REFD-03; AMB-62: later referred hits do nothing more."""
+    """EX-TGD-15: TGD-REFD-03; AMB-62: later referred hits do nothing more."""
     pelayo = ship()
     wreck_topside(pelayo)
     effect, events = hit(pelayo, 4)
@@ -228,7 +234,8 @@ def test_EX_TGD_15_everything_topside_gone_means_burning_furiously() -> None:
 def test_TGD_REFD_04_TGD_ARM_03_referred_hits_ignore_armour_but_the_rolled_location_keeps_it() -> (
     None
 ):
-    """AMB-62: the hit must beat the rolled location's armour (kept when emptied); once through,
+    """TGD-REFD-04, TGD-ARM-03:
+    AMB-62: the hit must beat the rolled location's armour (kept when emptied); once through,
     the referred hit lands with no second check."""
     pelayo = ship()
     pelayo.lost = {(1, 0), (1, 1), (1, 2)}  # location 1 emptied, armour 4 still there

@@ -48,7 +48,7 @@ def test_EX_TGD_07_range_is_strength_times_ten_boundary_included() -> None:
 
 
 def test_EX_TGD_08_range_11_hits_on_5_or_6_and_strength_1_cannot_reach() -> None:
-    """TGD-HIT-01/03."""
+    """EX-TGD-08: TGD-HIT-01/03."""
     assert CHARTS.hit_number(11) == HitNumber(5)
     dice = FixedDice([5, 6, 4, 3, 2, 1])
     assert roll_to_hit(dice, 6, HitNumber(5), ship="Retvisan") == 2
@@ -67,7 +67,7 @@ def test_AMB_56_band_edges(rng: float, entry: str) -> None:
 
 
 def test_EX_TGD_09_range_47_keeps_the_sixes_and_rolls_them_again() -> None:
-    """TGD-HIT-04: {6, 6, 3, 5} → re-roll two dice → {5, 2} → one hit."""
+    """EX-TGD-09: TGD-HIT-04: {6, 6, 3, 5} → re-roll two dice → {5, 2} → one hit."""
     assert CHARTS.hit_number(47) == HitNumber(5, 6)
     dice = FixedDice([6, 6, 3, 5, 5, 2])
     assert roll_to_hit(dice, 4, HitNumber(5, 6), ship="Pelayo") == 1
@@ -79,6 +79,7 @@ def test_EX_TGD_09_range_47_keeps_the_sixes_and_rolls_them_again() -> None:
 
 
 def test_EX_TGD_09_only_strength_5_and_up_reach_range_47() -> None:
+    """EX-TGD-09."""
     pelayo = ship("Pelayo")
     assert select_batteries(pelayo, order(5, 47.0, bearing=0.0))
     with pytest.raises(IllegalOrderError, match="TGD-RNG-01"):
@@ -86,6 +87,7 @@ def test_EX_TGD_09_only_strength_5_and_up_reach_range_47() -> None:
 
 
 def test_TGD_HIT_02_us_and_japanese_ships_hit_at_plus_one() -> None:
+    """TGD-HIT-02."""
     for nation, mod in (("spanish", 0), ("chinese", 0), ("russian", 0), ("us", 1), ("japanese", 1)):
         hit = to_hit(CHARTS, 15, nation=nation, rake=False, stationary=False)
         assert hit.total == mod
@@ -156,6 +158,7 @@ def test_TGD_FIRE_02_fire_a_battery_see_the_result_then_pick_the_next_target() -
 
 
 def test_TGD_HIT_06_halted_target_gives_plus_one() -> None:
+    """TGD-HIT-06."""
     events = EventLog()
     dice = FixedDice([4])  # 1 gun at range 15: chart 5+, stationary +1 → 4+ hits
     dice.push(4)  # location 4: superstructure
