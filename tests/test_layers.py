@@ -6,7 +6,14 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "battleline"
-FRONT_ENDS = ("battleline.cli", "battleline.server", "battleline.ai", "battleline.sim")
+FRONT_ENDS = (
+    "battleline.cli",
+    "battleline.server",
+    "battleline.ai",
+    "battleline.sim",
+    "battleline.tabletop",
+    "battleline.printing",
+)
 CORE = ("engine", "rulesets", "errors.py")
 
 
