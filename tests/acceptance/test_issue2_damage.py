@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 from importlib import resources
 from pathlib import Path
 
 import pytest
+from cli_process import one_error, run_cli
 from typer.testing import CliRunner
 
 from battleline.cli import app
@@ -26,27 +25,6 @@ from battleline.errors import BattlelineError, IllegalOrderError, RulesDataError
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 CHARTS = resources.files("battleline.rulesets.bf1900").joinpath("data", "charts")
-
-
-def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """``python -m battleline.cli ARGS`` in a real process (the console entry point's path)."""
-    return subprocess.run(
-        [sys.executable, "-m", "battleline.cli", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=cwd,
-        timeout=300,
-    )
-
-
-def _one_error(proc: subprocess.CompletedProcess[str]) -> str:
-    """Exit code 2, no traceback, exactly one ``error:`` line; the line, unwrapped."""
-    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
-    line = proc.stderr.strip()
-    assert line.startswith("error: ") and "\n" not in line and line.count("error:") == 1, line
-    return line
 
 
 def _chart_copy(tmp_path: Path) -> Path:
@@ -113,7 +91,7 @@ def test_unknown_ship_is_one_clear_error_line_no_traceback() -> None:
     result = runner.invoke(app, ["ship", "Nosuch"])
     assert result.exit_code == 2
     assert "unknown ship 'Nosuch'" in result.output and "Traceback" not in result.output
-    line = _one_error(_cli("ship", "Nosuch"))
+    line = one_error(run_cli("ship", "Nosuch"))
     assert "unknown ship 'Nosuch'" in line and "try one of" in line
 
 
@@ -158,7 +136,7 @@ def test_demo_with_a_bad_chart_file_is_one_error_naming_file_table_field(
     bad.write_text(content, encoding="utf-8")
     result = runner.invoke(app, ["demo", "--charts", str(bad), "--quiet"])
     assert isinstance(result.exception, RulesDataError)
-    line = _one_error(_cli("demo", "--charts", str(bad), "--quiet", cwd=tmp_path))
+    line = one_error(run_cli("demo", "--charts", str(bad), "--quiet", cwd=tmp_path))
     assert str(bad) in line and table in line and reason in line
 
 
@@ -177,14 +155,14 @@ def test_a_bad_field_in_a_chart_folder_names_file_table_and_field(tmp_path: Path
         ("print", "charts", str(tmp_path / "c.pdf"), "--charts", str(folder)),
     ]
     for args in commands:
-        line = _one_error(_cli(*args, cwd=tmp_path))
+        line = one_error(run_cli(*args, cwd=tmp_path))
         assert "critical.toml" in line, args
         assert "table 'critical.steering', field '2'" in line, args
         assert "unknown damage code 'QQ'" in line, args
 
 
 def test_a_missing_chart_path_is_a_clear_error(tmp_path: Path) -> None:
-    line = _one_error(_cli("demo", "--charts", str(tmp_path / "nothere"), "--quiet"))
+    line = one_error(run_cli("demo", "--charts", str(tmp_path / "nothere"), "--quiet"))
     assert "no such chart file or directory" in line
 
 
@@ -306,7 +284,7 @@ def test_tabletop_dc_check_refuses_illegal_declarations_without_traceback(
         ("Mikasa: XYZ", "Mikasa: unknown damage-control action 'XYZ'"),
         ("Nosuch: P", "unknown ship 'Nosuch'"),
     ):
-        line = _one_error(_cli("tabletop", "dc-check", str(session), "--dc", dc))
+        line = one_error(run_cli("tabletop", "dc-check", str(session), "--dc", dc))
         assert expect in line, (dc, line)
     ok = runner.invoke(app, ["tabletop", "dc-check", str(session), "--dc", "Mikasa: SCUTTLE"])
     assert ok.exit_code == 0 and "ok: Mikasa: SCUTTLE" in ok.output
@@ -316,7 +294,7 @@ def test_tabletop_bad_hit_report_is_one_error_line(tmp_path: Path) -> None:
     """Bad hit reports for Damage Step Two are refused cleanly (no traceback)."""
     session = tmp_path / "s.json"
     runner.invoke(app, ["tabletop", "new", str(session), "--ship", "Mikasa", "--ship", "Fuji"])
-    line = _one_error(_cli("tabletop", "damage", str(session), "--hits", "Mikasa <- Nosuch A 2"))
+    line = one_error(run_cli("tabletop", "damage", str(session), "--hits", "Mikasa <- Nosuch A 2"))
     assert "Nosuch" in line
 
 
@@ -353,7 +331,7 @@ def test_no_other_randomness_than_the_dice_object() -> None:
 def test_same_seed_same_events_through_the_cli(tmp_path: Path) -> None:
     """Issue 2 Done means (determinism, end to end): the demo prints the same bytes twice."""
     args = ("demo", "--scenario", "cruiser-duel", "--seed", "5", "--quiet", "--picture", "p.svg")
-    a, b = _cli(*args, cwd=tmp_path), _cli(*args, cwd=tmp_path)
+    a, b = run_cli(*args, cwd=tmp_path), run_cli(*args, cwd=tmp_path)
     assert a.returncode == 0, a.stderr
     assert a.stdout == b.stdout
 

@@ -18,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from cli_process import one_error, run_cli
 from typer.testing import CliRunner
 
 from battleline.cli import app
@@ -68,27 +69,6 @@ def _scenario(tmp_path: Path, scale: str = "small", speed: float = 10) -> Path:
     path = tmp_path / f"table-{scale}.toml"
     path.write_text(SCENARIO.format(scale=scale, speed=speed), encoding="utf-8")
     return path
-
-
-def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """``python -m battleline.cli ARGS`` in a real process, with an unwrapped error line."""
-    return subprocess.run(
-        [sys.executable, "-m", "battleline.cli", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=cwd,
-        timeout=300,
-    )
-
-
-def _one_error(proc: subprocess.CompletedProcess[str]) -> str:
-    """Exit code 2, no traceback, exactly one ``error:`` line; returns it."""
-    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
-    line = proc.stderr.strip()
-    assert line.startswith("error: ") and "\n" not in line and line.count("error:") == 1, line
-    return line
 
 
 # -- illegal divisional orders, engine ---------------------------------------------------------
@@ -201,7 +181,7 @@ def test_replay_of_an_illegal_order_is_one_error_line(
     """Issue 3 Done means through the CLI: an illegal divisional order in a game record is one
     error line naming the division and the rule, with exit code 2 and no traceback."""
     record = _record(tmp_path, _scenario(tmp_path), (1, "command", "Blue", orders))
-    line = _one_error(_cli("replay", str(record)))
+    line = one_error(run_cli("replay", str(record)))
     assert expect in line, line
     if "SPD16" in orders[0]:
         assert "more than one propulsion box faster" in line and "BF6-MOV-03" in line
@@ -349,7 +329,7 @@ def test_draw_default_file_name(tmp_path: Path) -> None:
     ],
 )
 def test_draw_bad_input_is_one_error_line(tmp_path: Path, args: list[str], expect: str) -> None:
-    line = _one_error(_cli(*args, cwd=tmp_path))
+    line = one_error(run_cli(*args, cwd=tmp_path))
     assert expect in line, line
     assert not list(tmp_path.iterdir())  # nothing written
 

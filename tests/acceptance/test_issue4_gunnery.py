@@ -12,11 +12,10 @@ torpedo's run (BF6-TORP-04). Estimates and launches are sealed per side until me
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import one_error, run_cli
 from typer.testing import CliRunner
 
 from battleline.cli import app
@@ -121,24 +120,6 @@ def _advance_to(game: Game, phase: str) -> Game:
 @pytest.fixture
 def game(tmp_path: Path) -> Game:
     return _advance_to(new_game(str(_scenario(tmp_path)), 1), "gunnery")
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "battleline.cli", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-
-
-def _one_error(proc: subprocess.CompletedProcess[str]) -> str:
-    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
-    line = proc.stderr.strip()
-    assert line.startswith("error: ") and "\n" not in line and line.count("error:") == 1, line
-    return line
 
 
 # -- illegal gunnery entries -----------------------------------------------------------------
@@ -331,5 +312,5 @@ def test_replay_subprocess_exit_code_and_no_traceback(tmp_path: Path) -> None:
     record = _record(
         tmp_path, *QUIET_COMMAND, (1, "gunnery", "Blue", ["Mikasa: Chinyen @4000 A:2"])
     )
-    line = _one_error(_cli("replay", str(record)))
+    line = one_error(run_cli("replay", str(record)))
     assert "Mikasa firing at Chinyen" in line and "BF6-POS-01" in line

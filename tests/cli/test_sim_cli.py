@@ -19,48 +19,6 @@ runner = CliRunner()
 MID_SIZED = "channel-1900"
 KEYS = ("scenario", "runs", "seed", "win_rate", "ci95", "draw_rate", "mean_ships_sunk")
 
-TINY = """
-id = "tiny-duel"
-title = "Test: two cruisers close aboard"
-ruleset = "bf1900"
-scale = "small"
-turn_limit = 4
-
-[victory]
-sunk_per_size = 2
-crippled_per_size = 1
-margin = 0.25
-
-[[sides]]
-name = "Blue"
-
-[[sides.divisions]]
-name = "Blue cruiser"
-x = 0
-y = 0
-heading = 90
-speed = 18
-ships = [{ name = "Yoshino", class = "Yoshino" }]
-
-[[sides]]
-name = "Red"
-
-[[sides.divisions]]
-name = "Red cruiser"
-x = 0
-y = 2500
-heading = 90
-speed = 18
-ships = [{ name = "Kasagi", class = "Kasagi" }]
-"""
-
-
-@pytest.fixture(scope="module")
-def tiny(tmp_path_factory: pytest.TempPathFactory) -> str:
-    path = tmp_path_factory.mktemp("simcli") / "tiny.toml"
-    path.write_text(TINY, encoding="utf-8")
-    return str(path)
-
 
 def _sim_json(*args: str) -> dict[str, Any]:
     result = runner.invoke(app, ["sim", *args, "--json", "-"])

@@ -30,49 +30,6 @@ from battleline.sim.backends import (
 )
 from battleline.sim.runner import CAUSES, BattleRecord, cause_of, play_battle, run_seed
 
-#: A 1-against-1 cruiser action at close range, four turns: a whole battle in well under a second.
-TINY = """
-id = "tiny-duel"
-title = "Test: two cruisers close aboard"
-ruleset = "bf1900"
-scale = "small"
-turn_limit = 4
-
-[victory]
-sunk_per_size = 2
-crippled_per_size = 1
-margin = 0.25
-
-[[sides]]
-name = "Blue"
-
-[[sides.divisions]]
-name = "Blue cruiser"
-x = 0
-y = 0
-heading = 90
-speed = 18
-ships = [{ name = "Yoshino", class = "Yoshino" }]
-
-[[sides]]
-name = "Red"
-
-[[sides.divisions]]
-name = "Red cruiser"
-x = 0
-y = 2500
-heading = 90
-speed = 18
-ships = [{ name = "Kasagi", class = "Kasagi" }]
-"""
-
-
-@pytest.fixture(scope="module")
-def tiny(tmp_path_factory: pytest.TempPathFactory) -> str:
-    path = tmp_path_factory.mktemp("sim") / "tiny.toml"
-    path.write_text(TINY, encoding="utf-8")
-    return str(path)
-
 
 @pytest.fixture(scope="module")
 def serial_tally(tiny: str) -> Tally:
