@@ -1,0 +1,107 @@
+"""Golden battles: prove a speed-up changed nothing.
+
+Plays a fixed set of AI-against-AI battles and prints, for each, a digest of its whole event log
+(every die roll, order and narrative) and the hash of its final state. ``--record`` writes them
+to a file; ``--check`` compares a fresh run with that file and exits 1 on any difference.
+
+An optimisation that keeps the rules and the AI's decisions must leave every digest unchanged.
+When the rules or the AI are changed on purpose, record the file again in the same commit.
+
+Usage::
+
+    .venv/bin/python tools/golden.py --check tools/golden.json
+    .venv/bin/python tools/golden.py --record tools/golden.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+#: (scenario, run index) of the sweep seeded 7: small and large, both 1D6 and 1D12 editions.
+BATTLES: tuple[tuple[str, int], ...] = (
+    ("cruiser-duel", 0),
+    ("cruiser-duel", 1),
+    ("cruiser-duel", 2),
+    ("destroyer-attack", 0),
+    ("destroyer-attack", 1),
+    ("destroyer-attack", 2),
+    ("cruiser-duel-1d12", 0),
+    ("cruiser-duel-1d12", 1),
+    ("channel-1900", 0),
+    ("channel-1900", 1),
+    ("santiago-1898", 0),
+    ("ulsan-1904", 0),
+    ("yalu-1894", 0),
+    ("tsushima-1905", 0),
+)
+SWEEP_SEED = 7
+
+
+def digest(job: tuple[str, int]) -> dict[str, object]:
+    """Play one golden battle; its event-log digest, final state hash and CPU seconds."""
+    from battleline.ai.base import admiral_factory, play
+    from battleline.engine import new_game
+    from battleline.engine.record import state_hash
+    from battleline.sim.runner import run_seed
+
+    scenario, index = job
+    start = time.process_time()
+    game = new_game(scenario, run_seed(SWEEP_SEED, index))
+    play(game, factory=admiral_factory())
+    log = hashlib.sha256()
+    for event in game.events:
+        log.update(json.dumps(event.to_dict(), sort_keys=True, default=str).encode())
+        log.update(b"\n")
+    return {
+        "scenario": scenario,
+        "index": index,
+        "events": len(game.events),
+        "log": log.hexdigest(),
+        "state": state_hash(game.state),
+        "turn": game.state.turn,
+        "cpu_s": round(time.process_time() - start, 2),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--record", type=Path, help="write the digests to this file")
+    group.add_argument("--check", type=Path, help="compare with the digests in this file")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+
+    with ProcessPoolExecutor(args.workers) as pool:
+        results = list(pool.map(digest, BATTLES))
+    total = sum(float(r["cpu_s"]) for r in results)  # type: ignore[arg-type]
+    for r in results:
+        print(
+            f"{r['scenario']:>18} #{r['index']}  turn {r['turn']:>3}  {r['events']:>6} events"
+            f"  {r['cpu_s']:>6} s  {str(r['log'])[:12]}"
+        )
+    print(f"CPU total {total:.1f} s")
+    if args.record:
+        kept = [{k: v for k, v in r.items() if k != "cpu_s"} for r in results]
+        args.record.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
+        print(f"recorded {len(kept)} battles to {args.record}")
+        return 0
+    want = json.loads(args.check.read_text(encoding="utf-8"))
+    bad = 0
+    for r, w in zip(results, want, strict=True):
+        for key in ("events", "log", "state", "turn"):
+            if r[key] != w[key]:
+                bad += 1
+                print(f"DIFFERENT: {r['scenario']} #{r['index']} {key}: {r[key]} != {w[key]}")
+                break
+    print("identical" if not bad else f"{bad} battle(s) differ")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
