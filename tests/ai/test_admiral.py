@@ -11,8 +11,10 @@ import pytest
 
 from battleline.ai.admiral import FleetAdmiral, default_admiral
 from battleline.ai.base import Admiral, play
+from battleline.ai.damage_control import dc_plan
+from battleline.ai.gunnery import choose_ammo
 from battleline.ai.picture import build_picture
-from battleline.ai.tactics import choose_ammo, dc_plan, is_beaten, line_heading
+from battleline.ai.tactics import is_beaten, line_heading
 from battleline.engine import Game, new_game, view
 from battleline.engine.events import Event, EventKind
 from battleline.engine.flow import admiral_seed

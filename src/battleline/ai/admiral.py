@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from battleline.ai.base import Admiral
+from battleline.ai.damage_control import dc_plan
+from battleline.ai.gunnery import fire_plan, legal_entries, target_order
 from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.ranging import Fall, RangeKeeper, Skill, fall_of, get_skill
 from battleline.ai.tactics import (
@@ -24,23 +26,19 @@ from battleline.ai.tactics import (
     away_heading,
     centroid,
     checked_division_orders,
-    dc_plan,
     division_of,
     drop_candidate,
-    fire_plan,
     flotilla_target,
     is_beaten,
     lame,
-    launch_plan,
-    legal_entries,
     line_heading,
     predicted_track,
     speed_order,
     steer_clear,
-    target_order,
     torpedoes_left,
     turn_orders,
 )
+from battleline.ai.torpedoes import launch_plan
 from battleline.engine.events import EventKind
 from battleline.engine.geometry import Pose, signed_angle
 from battleline.engine.view import SideView

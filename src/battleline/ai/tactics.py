@@ -16,28 +16,19 @@ Every helper reads only an admiral's :class:`~battleline.ai.picture.Picture` of 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from battleline.ai.picture import Picture, is_flotilla
-from battleline.engine.geometry import Pose, bearing, in_arc, norm360, signed_angle
+from battleline.engine.geometry import Pose, bearing, norm360, signed_angle
 from battleline.errors import BattlelineError
-from battleline.rulesets.bf1900.arcs import battery_layout, bearing_guns
 from battleline.rulesets.bf1900.command import drop_out_eligible, plan_division_move
-from battleline.rulesets.bf1900.damage.declarations import DCAction, DCDeclaration
-from battleline.rulesets.bf1900.damage.step3 import counterflood_zones, validate_declarations
 from battleline.rulesets.bf1900.divisions import Division, Formation, restores_line_ahead
-from battleline.rulesets.bf1900.gunnery import GunneryEntry, rounds_per_gun, validate_entries
-from battleline.rulesets.bf1900.hits import Ammo
 from battleline.rulesets.bf1900.movement import move_allowance_m
 from battleline.rulesets.bf1900.notation import DropOut, parse_orders
 from battleline.rulesets.bf1900.ruleset import crippled
-from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, GunClass, Mounting
-from battleline.rulesets.bf1900.shiplog import Mark, RudderState, ShipLog
+from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.torpedoes import (
-    TorpedoLaunch,
-    bearing_arc,
     runs_shallow,
-    validate_launches,
 )
 
 #: A battle line aims for this fraction of the way into the 2nd range bracket (reconstructed).
@@ -405,286 +396,31 @@ def drop_candidate(picture: Picture, division: Division) -> str:
     return ""
 
 
-# -- gunnery ---------------------------------------------------------------------------------
-
-
-def threat(picture: Picture, firer: str, target: str) -> float:
-    """How much a target matters to a firer: big ships by size, torpedo craft when close."""
-    c = picture.enemy[target]
-    weight = c.size / 10.0
-    seen = picture.seen_m(firer, target)
-    if is_flotilla(c.type) and seen < 2.0 * picture.scale.bracket_m:
-        weight += 1.0
-    return weight
-
-
-def target_order(picture: Picture, firer: str) -> list[str]:
-    """Visible targets for ``firer``, best first: nearest weighted by threat, in range and sight."""
-    scale = picture.scale
-    out = []
-    for c in picture.targets():
-        seen = picture.seen_m(firer, c.name)
-        if seen > scale.max_range_m * 1.05 or not picture.sight.clear(firer, c.name):
-            continue
-        out.append((seen / max(threat(picture, firer, c.name), 0.1), c.name))
-    out.sort()
-    return [n for _, n in out]
-
-
-def choose_ammo(picture: Picture, firer: str, target: str, bracket: int) -> Ammo:
-    """AP against an armoured target where the main guns' penetration beats its vitals armour."""
-    armour = picture.classes[target].armour_vitals
-    if armour <= 0:
-        return Ammo.HE
-    mains = [m for m in picture.classes[firer].mountings if m.gun_class is GunClass.MAIN]
-    pens = [m.penetration[bracket - 1] for m in mains]
-    best = max((p for p in pens if p is not None), default=0)
-    return Ammo.AP if best >= armour else Ammo.HE
-
-
-def _ready(log: ShipLog, mount: Mounting) -> bool:
-    return not (mount.rof < 1 and mount.key in log.rof_half_fired_last_turn)
-
-
-def allocate_guns(
-    picture: Picture, firer: str, targets: Sequence[tuple[str, int]]
-) -> list[list[tuple[str, int]]]:
-    """Rounds per mounting for each (target, bracket), first target served first, except that
-    light guns (secondary, tertiary, boat) serve a torpedo craft first: the big guns for the
-    battle line, the quick-firers against the destroyers.
-
-    A lettered position fires whole salvos at one target (BF6-ROF-06); each gun of a battery
-    fires at the first target in its own arc (BF6-ROF-07); ROF 2 only in brackets 1–2 (BF6-ROF-05).
-    """
-    log = picture.own[firer].log
-    here = picture.poses[firer]
-    thetas = [here.bearing_to(*picture.funnels[t]) for t, _ in targets]
-    out: list[list[tuple[str, int]]] = [[] for _ in targets]
-    plain = list(range(len(targets)))
-    small_first = sorted(plain, key=lambda i: not is_flotilla(picture.enemy[targets[i][0]].type))
-    for mount in log.cls.mountings:
-        if not _ready(log, mount):
-            continue
-        order = plain if mount.gun_class is GunClass.MAIN else small_first
-        if mount.is_lettered:
-            for i in order:
-                bracket = targets[i][1]
-                if mount.penetration[bracket - 1] is None:
-                    continue
-                guns = bearing_guns(log, mount, thetas[i]).guns
-                if guns:
-                    out[i].append((mount.key, guns * rounds_per_gun(mount, bracket)))
-                    break
-            continue
-        marks = log.batteries[mount.key]
-        counts = [0] * len(targets)
-        for gun in battery_layout(mount):
-            if gun.index >= len(marks) or marks[gun.index] is not Mark.NONE:
-                continue
-            for i in order:
-                bracket = targets[i][1]
-                if mount.penetration[bracket - 1] is not None and in_arc(thetas[i], *gun.arc):
-                    counts[i] += 1
-                    break
-        for i, n in enumerate(counts):
-            if n:
-                out[i].append((mount.key, n * rounds_per_gun(mount, targets[i][1])))
-    return out
-
-
-def fire_plan(
-    picture: Picture,
-    firer: str,
-    preferred: str | None,
-    estimate: Callable[[str, str, float], float],
-) -> list[GunneryEntry]:
-    """Up to two gunnery entries for one ship: the division's target, then the best other."""
-    order = target_order(picture, firer)
-    if preferred in order:
-        order.remove(preferred)
-        order.insert(0, preferred)
-    elif not is_flotilla(picture.own[firer].type):
-        # No division target in sight: a big ship's first target is the nearest big ship.
-        big = [t for t in order if not is_flotilla(picture.enemy[t].type)]
-        order = big[:1] + [t for t in order if t not in big[:1]]
-    chosen: list[tuple[str, int, float]] = []
-    for target in order[:3]:
-        est = estimate(firer, target, picture.seen_m(firer, target))
-        bracket = picture.scale.bracket(est)
-        if bracket is None:
-            continue
-        chosen.append((target, bracket, est))
-        if len(chosen) == 2:
-            break
-    if not chosen:
-        return []
-    rounds = allocate_guns(picture, firer, [(t, b) for t, b, _ in chosen])
-    entries = []
-    for (target, bracket, est), r in zip(chosen, rounds, strict=True):
-        if r:
-            ammo = choose_ammo(picture, firer, target, bracket)
-            entries.append(GunneryEntry(firer, target, est, ammo, tuple(r), picture.view.side))
-    return entries
-
-
-def legal_entries(picture: Picture, entries: Sequence[GunneryEntry]) -> list[GunneryEntry]:
-    """The entries the rules accept on the table as the admiral sees it (greedy, in order)."""
-    kept: list[GunneryEntry] = []
-    for e in entries:
-        try:
-            validate_entries([*kept, e], picture.poses, picture.logs, picture.scale, picture.sight)
-        except BattlelineError:
-            continue
-        kept.append(e)
-    return kept
-
-
-# -- torpedoes -------------------------------------------------------------------------------
-
-
-def launch_plan(picture: Picture, eye: Callable[[float], float]) -> list[TorpedoLaunch]:
-    """Launches at the best target each loaded mount bears on and, by eye, can reach."""
-    launches: list[TorpedoLaunch] = []
-    for ship in picture.able():
-        log = ship.log
-        shallow = runs_shallow(log.cls)
-        targets = sorted(
-            (c for c in picture.targets() if shallow or c.size > 4),
-            key=lambda c: (-c.size, picture.seen_m(ship.name, c.name), c.name),
-        )
-        for mount in log.cls.torpedoes:
-            left = log.torpedoes_left.get(mount.key, 0)
-            if left <= 0:
-                continue
-            for c in targets:
-                there = picture.poses[c.name]
-                if bearing_arc(mount, ship.pose.bearing_to(there.x, there.y)) is None:
-                    continue
-                if eye(ship.pose.distance_to(there)) > mount.range_m * LAUNCH_FRACTION:
-                    continue
-                flotilla = is_flotilla(ship.type)
-                if mount.position == "beam":
-                    count = math.ceil(mount.tubes / 2) if flotilla else 1
-                else:
-                    count = left if flotilla else 1
-                launches.append(TorpedoLaunch(ship.name, mount.key, c.name, min(count, left)))
-                break
-    return legal_launches(picture, launches)
-
-
-def legal_launches(picture: Picture, launches: Sequence[TorpedoLaunch]) -> list[TorpedoLaunch]:
-    """The launches the rules accept on the table as seen; a refused salvo is cut to one."""
-    kept: list[TorpedoLaunch] = []
-    for launch in launches:
-        for attempt in (launch, TorpedoLaunch(launch.firer, launch.mount, launch.target, 1)):
-            try:
-                validate_launches([*kept, attempt], picture.poses, picture.logs, picture.scale, ())
-            except BattlelineError:
-                continue
-            kept.append(attempt)
-            break
-    return kept
-
-
-# -- damage control --------------------------------------------------------------------------
-
-
-def dc_priorities(log: ShipLog) -> list[DCDeclaration]:
-    """Every useful damage-control action for a ship, most urgent first.
-
-    Stop heavy flooding (BF6-REP-08); −1 on a pending sink roll (BF6-REP-11, 5+ flooding points,
-    BF6-SINK-01); recover from a conning-tower hit (BF6-CF-07), then counterflood a list or trim
-    (BF6-CF-04); propulsion (BF6-PROP-04); main guns (BF6-REP-07); steering and rudder
-    (BF6-REP-10); bridge; secondary guns (BF6-REP-09); damage-control boxes. Fires have no
-    declaration in the Damage Control box, so none is made for them.
-    """
-    name = log.name
-    out: list[DCDeclaration] = []
-    for zone, state in log.compartments.items():
-        if state.level is FloodLevel.HEAVY and not state.contained:
-            out.append(DCDeclaration(name, DCAction.STOP_HVY_FL, zone.value))
-    if log.flooding_points >= 5:
-        out.append(DCDeclaration(name, DCAction.SINK_MINUS_1))
-    if log.ct_hits:
-        out.append(DCDeclaration(name, DCAction.RECOVER_CT))
-    for zone in sorted(counterflood_zones(log), key=lambda z: z.value):
-        opposite = _OPPOSITE[zone]
-        level = log.compartments[opposite].level
-        if level - log.compartments[zone].level >= 2 or log.uneven:
-            out.append(DCDeclaration(name, DCAction.COUNTERFLOOD, zone.value, FloodLevel(level)))
-    out += [DCDeclaration(name, DCAction.REPAIR_P)] * (
-        log.propulsion.margin + log.propulsion.damaged
-    )
-    for mount in log.cls.mountings:
-        if mount.gun_class is GunClass.MAIN and mount.is_lettered:
-            pos = log.positions[mount.key]
-            if not pos.destroyed and not pos.magazine_flooded:
-                out += [DCDeclaration(name, DCAction.REPAIR_M, mount.key)] * pos.slashes
-    out += [DCDeclaration(name, DCAction.REPAIR_ST)] * log.tr_hits
-    if log.rudder not in (RudderState.FREE, RudderState.SECURED):
-        out.append(DCDeclaration(name, DCAction.REPAIR_R))
-    out += [DCDeclaration(name, DCAction.REPAIR_BR)] * log.bridge_hits
-    for mount in log.cls.mountings:
-        if mount.gun_class in (GunClass.SECONDARY, GunClass.TERTIARY):
-            if mount.is_lettered:
-                pos = log.positions[mount.key]
-                n = 0 if pos.destroyed or pos.magazine_flooded else pos.slashes
-            else:
-                n = sum(1 for m in log.batteries[mount.key] if m is Mark.DAMAGED)
-            out += [DCDeclaration(name, DCAction.REPAIR_S, mount.key)] * n
-    out += [DCDeclaration(name, DCAction.REPAIR_DC)] * sum(
-        1 for m in log.dc_boxes if m is Mark.DAMAGED
-    )
-    return out
-
-
-_OPPOSITE = {
-    Compartment.FORWARD: Compartment.AFT,
-    Compartment.AFT: Compartment.FORWARD,
-    Compartment.PORT: Compartment.STARBOARD,
-    Compartment.STARBOARD: Compartment.PORT,
-}
-
-
-def dc_plan(log: ShipLog) -> list[DCDeclaration]:
-    """The most urgent declarations the ship's DC dice cover, each checked by the rules'
-    :func:`validate_declarations` (BF6-DC-02/04): an action refused is skipped."""
-    if not log.in_battle or log.dc_dice <= 0:
-        return []
-    kept: list[DCDeclaration] = []
-    for decl in dc_priorities(log):
-        if len(kept) >= log.dc_dice:
-            break
-        try:
-            validate_declarations(log, [*kept, decl])
-        except BattlelineError:
-            continue
-        kept.append(decl)
-    return kept
-
-
 __all__ = [
-    "allocate_guns",
+    "BEATEN_SHARE",
+    "CLEARANCE_M",
+    "ENGAGE_FRACTION",
+    "LAUNCH_FRACTION",
+    "MIN_TURN_DEG",
+    "RANGE_BAND",
+    "SURRENDER_BRACKETS",
+    "TORPEDO_MARGIN_M",
     "attack_heading",
+    "away_heading",
+    "centroid",
     "checked_division_orders",
-    "choose_ammo",
-    "dc_plan",
-    "dc_priorities",
     "division_of",
     "drop_candidate",
+    "enemy_torpedo_reach_m",
     "engage_range_m",
-    "fire_plan",
     "flotilla_target",
     "is_beaten",
     "lame",
-    "launch_plan",
-    "legal_entries",
     "line_heading",
     "loss_share",
     "predicted_track",
     "speed_order",
     "steer_clear",
-    "target_order",
     "torpedoes_left",
     "turn_orders",
 ]

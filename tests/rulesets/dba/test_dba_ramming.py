@@ -278,6 +278,7 @@ def test_DBA_RAM_04_closest_first_first_effective_ends_tests() -> None:
 
 def test_DBA_RAM_04_counter_ram_abreast_ends_astern_continues_against_stationary() -> None:
     """DBA-RAM-04."""
+
     def attempts() -> list[RamAttempt]:
         return [
             RamAttempt(s("Havock", name=f"TBD{i}"), VOL, Edge.BROADSIDE, 1, distance=i)

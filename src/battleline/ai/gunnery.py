@@ -1,0 +1,160 @@
+"""The admiral's gunnery log: targets, gun allocation and ammunition (BF6-GUN, BF6-TGT, BF6-ROF).
+
+Each division concentrates on one target; guns that cannot bear on it take the next best; AP
+where its penetration beats the target's vitals armour. Reads only the admiral's
+:class:`~battleline.ai.picture.Picture`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from battleline.ai.picture import Picture, is_flotilla
+from battleline.engine.geometry import in_arc
+from battleline.errors import BattlelineError
+from battleline.rulesets.bf1900.arcs import battery_layout, bearing_guns
+from battleline.rulesets.bf1900.gunnery import GunneryEntry, rounds_per_gun, validate_entries
+from battleline.rulesets.bf1900.hits import Ammo
+from battleline.rulesets.bf1900.ship import GunClass, Mounting
+from battleline.rulesets.bf1900.shiplog import Mark, ShipLog
+
+
+def threat(picture: Picture, firer: str, target: str) -> float:
+    """How much a target matters to a firer: big ships by size, torpedo craft when close."""
+    c = picture.enemy[target]
+    weight = c.size / 10.0
+    seen = picture.seen_m(firer, target)
+    if is_flotilla(c.type) and seen < 2.0 * picture.scale.bracket_m:
+        weight += 1.0
+    return weight
+
+
+def target_order(picture: Picture, firer: str) -> list[str]:
+    """Visible targets for ``firer``, best first: nearest weighted by threat, in range and sight."""
+    scale = picture.scale
+    out = []
+    for c in picture.targets():
+        seen = picture.seen_m(firer, c.name)
+        if seen > scale.max_range_m * 1.05 or not picture.sight.clear(firer, c.name):
+            continue
+        out.append((seen / max(threat(picture, firer, c.name), 0.1), c.name))
+    out.sort()
+    return [n for _, n in out]
+
+
+def choose_ammo(picture: Picture, firer: str, target: str, bracket: int) -> Ammo:
+    """AP against an armoured target where the main guns' penetration beats its vitals armour."""
+    armour = picture.classes[target].armour_vitals
+    if armour <= 0:
+        return Ammo.HE
+    mains = [m for m in picture.classes[firer].mountings if m.gun_class is GunClass.MAIN]
+    pens = [m.penetration[bracket - 1] for m in mains]
+    best = max((p for p in pens if p is not None), default=0)
+    return Ammo.AP if best >= armour else Ammo.HE
+
+
+def _ready(log: ShipLog, mount: Mounting) -> bool:
+    return not (mount.rof < 1 and mount.key in log.rof_half_fired_last_turn)
+
+
+def allocate_guns(
+    picture: Picture, firer: str, targets: Sequence[tuple[str, int]]
+) -> list[list[tuple[str, int]]]:
+    """Rounds per mounting for each (target, bracket), first target served first, except that
+    light guns (secondary, tertiary, boat) serve a torpedo craft first: the big guns for the
+    battle line, the quick-firers against the destroyers.
+
+    A lettered position fires whole salvos at one target (BF6-ROF-06); each gun of a battery
+    fires at the first target in its own arc (BF6-ROF-07); ROF 2 only in brackets 1–2 (BF6-ROF-05).
+    """
+    log = picture.own[firer].log
+    here = picture.poses[firer]
+    thetas = [here.bearing_to(*picture.funnels[t]) for t, _ in targets]
+    out: list[list[tuple[str, int]]] = [[] for _ in targets]
+    plain = list(range(len(targets)))
+    small_first = sorted(plain, key=lambda i: not is_flotilla(picture.enemy[targets[i][0]].type))
+    for mount in log.cls.mountings:
+        if not _ready(log, mount):
+            continue
+        order = plain if mount.gun_class is GunClass.MAIN else small_first
+        if mount.is_lettered:
+            for i in order:
+                bracket = targets[i][1]
+                if mount.penetration[bracket - 1] is None:
+                    continue
+                guns = bearing_guns(log, mount, thetas[i]).guns
+                if guns:
+                    out[i].append((mount.key, guns * rounds_per_gun(mount, bracket)))
+                    break
+            continue
+        marks = log.batteries[mount.key]
+        counts = [0] * len(targets)
+        for gun in battery_layout(mount):
+            if gun.index >= len(marks) or marks[gun.index] is not Mark.NONE:
+                continue
+            for i in order:
+                bracket = targets[i][1]
+                if mount.penetration[bracket - 1] is not None and in_arc(thetas[i], *gun.arc):
+                    counts[i] += 1
+                    break
+        for i, n in enumerate(counts):
+            if n:
+                out[i].append((mount.key, n * rounds_per_gun(mount, targets[i][1])))
+    return out
+
+
+def fire_plan(
+    picture: Picture,
+    firer: str,
+    preferred: str | None,
+    estimate: Callable[[str, str, float], float],
+) -> list[GunneryEntry]:
+    """Up to two gunnery entries for one ship: the division's target, then the best other."""
+    order = target_order(picture, firer)
+    if preferred in order:
+        order.remove(preferred)
+        order.insert(0, preferred)
+    elif not is_flotilla(picture.own[firer].type):
+        # No division target in sight: a big ship's first target is the nearest big ship.
+        big = [t for t in order if not is_flotilla(picture.enemy[t].type)]
+        order = big[:1] + [t for t in order if t not in big[:1]]
+    chosen: list[tuple[str, int, float]] = []
+    for target in order[:3]:
+        est = estimate(firer, target, picture.seen_m(firer, target))
+        bracket = picture.scale.bracket(est)
+        if bracket is None:
+            continue
+        chosen.append((target, bracket, est))
+        if len(chosen) == 2:
+            break
+    if not chosen:
+        return []
+    rounds = allocate_guns(picture, firer, [(t, b) for t, b, _ in chosen])
+    entries = []
+    for (target, bracket, est), r in zip(chosen, rounds, strict=True):
+        if r:
+            ammo = choose_ammo(picture, firer, target, bracket)
+            entries.append(GunneryEntry(firer, target, est, ammo, tuple(r), picture.view.side))
+    return entries
+
+
+def legal_entries(picture: Picture, entries: Sequence[GunneryEntry]) -> list[GunneryEntry]:
+    """The entries the rules accept on the table as the admiral sees it (greedy, in order)."""
+    kept: list[GunneryEntry] = []
+    for e in entries:
+        try:
+            validate_entries([*kept, e], picture.poses, picture.logs, picture.scale, picture.sight)
+        except BattlelineError:
+            continue
+        kept.append(e)
+    return kept
+
+
+__all__ = [
+    "allocate_guns",
+    "choose_ammo",
+    "fire_plan",
+    "legal_entries",
+    "target_order",
+    "threat",
+]
