@@ -21,6 +21,7 @@ from battleline.ai.damage_control import dc_plan
 from battleline.ai.gunnery import fire_plan, legal_entries, target_order
 from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.ranging import Fall, RangeKeeper, Skill, fall_of, get_skill
+from battleline.ai.steering import ObstacleTable
 from battleline.ai.tactics import (
     attack_heading,
     away_heading,
@@ -52,6 +53,8 @@ from battleline.rulesets.bf1900.movement import turn_radius_m
 SHOT_KINDS = (EventKind.SPLASH, EventKind.HIT_ZONE)
 #: The shortest run a division's next move is planned for, metres.
 MIN_LOOKAHEAD_M = 400.0
+#: The run expected of a ship whose last move the admiral did not see (the enemy's), metres.
+STRAIGHT_ON_RUN_M = 1000.0
 #: The range-takers' skill when neither the caller nor the scenario names one.
 DEFAULT_SKILL = "veteran"
 
@@ -153,7 +156,7 @@ class FleetAdmiral:
         attacking = False
         flotillas_armed = False
         fleet_div = ""
-        planned: dict[str, list[tuple[float, float]]] = {}
+        others = ObstacleTable(picture.poses, self.last_moves, STRAIGHT_ON_RUN_M)
         for name, info in picture.view.divisions.items():
             division = division_of(picture, name)
             alive = [s for s in division.ships if picture.own[s].log.in_battle]
@@ -191,12 +194,10 @@ class FleetAdmiral:
             # A ship stopped last turn gathers way again (at least its lowest box, BF6-MOV-03).
             ahead = max(run, MIN_LOOKAHEAD_M)
             if heading is not None:
-                obstacles = self._obstacles(picture, alive, planned)
-                heading = steer_clear(picture, alive, heading, ahead, obstacles, radius)
+                heading = steer_clear(picture, alive, heading, ahead, others.around(alive), radius)
             course = here.heading if heading is None else heading
-            planned.update(
-                {s: predicted_track(picture.poses[s], course, ahead, radius) for s in alive}
-            )
+            for s in alive:
+                others.plan(s, predicted_track(picture.poses[s], course, ahead, radius))
             # After a collision inside the line, hold course so the ships draw apart along
             # their wake; after one with any other ship, turn together, each ship for itself,
             # rather than following a stopped leader into the pile (BF6-CMD-08).
@@ -233,23 +234,6 @@ class FleetAdmiral:
             if checked:
                 lines.append(f"{name}: {' '.join(checked)}")
         return lines
-
-    def _obstacles(
-        self, picture: Picture, mine: list[str], planned: dict[str, list[tuple[float, float]]]
-    ) -> list[tuple[float, float]]:
-        """Every other ship's position now and where it looks likely to be after the move: own
-        divisions already ordered by their planned course, the rest straight on."""
-        out: list[tuple[float, float]] = []
-        for name, pose in picture.poses.items():
-            if name in mine:
-                continue
-            out.append((pose.x, pose.y))
-            if name in planned:
-                out += planned[name]
-            else:
-                run = self.last_moves.get(name, 1000.0)
-                out += predicted_track(pose, pose.heading, run)
-        return out
 
     def _strikes(self, picture: Picture, alive: list[str], big: list[str], beaten: bool) -> bool:
         """Strike the colours (BF6-CMD-32): dead in the water, or beaten and all crippled, with an

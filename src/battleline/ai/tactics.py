@@ -18,7 +18,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 
+from battleline.ai import steering
 from battleline.ai.picture import Picture, is_flotilla
+from battleline.ai.steering import CLEARANCE_M, Points, predicted_track
 from battleline.engine.geometry import Pose, bearing, norm360, signed_angle
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.command import drop_out_eligible, plan_division_move
@@ -41,8 +43,6 @@ RANGE_BAND = 0.2
 MIN_TURN_DEG = 8
 #: Flotillas launch when the target looks within this fraction of the torpedo range.
 LAUNCH_FRACTION = 0.85
-#: Closest a division plans to pass another ship, metres (bases are ~300 m long at small scale).
-CLEARANCE_M = 550.0
 #: A side has lost when this share of its tonnage (by size) is lost or crippled (reconstructed).
 BEATEN_SHARE = 0.5
 #: A division dead in the water strikes when an enemy big ship is within this many brackets.
@@ -222,64 +222,22 @@ def flotilla_target(picture: Picture, lead: str) -> str | None:
     return min(quarry, key=lambda n: (-picture.enemy[n].size, picture.seen_m(lead, n), n))
 
 
-_FRACTIONS = (0.15, 0.3, 0.5, 0.7, 0.85, 1.0)
-
-
-def predicted_track(
-    pose: Pose, heading: float, distance_m: float, radius_m: float = 0.0
-) -> list[tuple[float, float]]:
-    """Points along the run a ship would make (60 m out, then every sixth or so) that first turns
-    onto ``heading`` on a circle of ``radius_m`` (turns come first, BF6-CMD-11) and then runs
-    straight."""
-    delta = math.radians(signed_angle(heading - pose.heading))
-    arc = min(distance_m, radius_m * abs(delta)) if radius_m > 0 else 0.0
-    out = []
-    for s_m in sorted({min(60.0, distance_m), *(distance_m * f for f in _FRACTIONS)}):
-        x, y, h = pose.x, pose.y, math.radians(pose.heading)
-        on_arc = min(s_m, arc)
-        if on_arc > 0:
-            turned = on_arc / radius_m * (1 if delta > 0 else -1)
-            # Chord of the arc, along the mean heading.
-            chord = 2.0 * radius_m * math.sin(abs(turned) / 2.0)
-            mean = h + turned / 2.0
-            x, y, h = x + chord * math.sin(mean), y + chord * math.cos(mean), h + turned
-        rest = max(0.0, s_m - arc)
-        out.append((x + rest * math.sin(h), y + rest * math.cos(h)))
-    return out
-
-
 def steer_clear(
     picture: Picture,
     ships: Sequence[str],
     wanted: float,
     distance_m: float,
-    obstacles: Sequence[tuple[float, float]],
+    obstacles: Sequence[tuple[float, float]] | Points,
     radius_m: float = 0.0,
 ) -> float:
     """The heading nearest ``wanted`` on which no ship of the division runs within
     :data:`CLEARANCE_M` of an obstacle (other ships' present and expected positions): a division
-    steers round its own fleet and the enemy rather than into them (collisions, BF6-MOV)."""
-    if not obstacles:
-        return wanted
-    for offset in (0, 20, -20, 40, -40, 60, -60, 90, -90, 120, -120, 150, -150, 180):
-        heading = norm360(wanted + offset)
-        clear = True
-        for ship in ships:
-            pose = picture.poses[ship]
-            for x, y in predicted_track(pose, heading, distance_m, radius_m):
-                for ox, oy in obstacles:
-                    gap = math.hypot(x - ox, y - oy)
-                    # Too close, and closer than now: moving away from a ship alongside is fine.
-                    if gap < CLEARANCE_M and gap < math.hypot(pose.x - ox, pose.y - oy):
-                        clear = False
-                        break
-                if not clear:
-                    break
-            if not clear:
-                break
-        if clear:
-            return heading
-    return wanted
+    steers round its own fleet and the enemy rather than into them (collisions, BF6-MOV).
+
+    See :func:`battleline.ai.steering.steer_clear`, which does the work."""
+    return steering.steer_clear(
+        [picture.poses[s] for s in ships], wanted, distance_m, obstacles, radius_m
+    )
 
 
 def turn_orders(division: Division, current: float, wanted: float | None, line: bool) -> list[str]:
