@@ -7,12 +7,14 @@ where its penetration beats the target's vitals armour. Reads only the admiral's
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from battleline.ai.picture import Picture, is_flotilla
 from battleline.engine.geometry import in_arc
+from battleline.engine.view import Contact
 from battleline.errors import BattlelineError
-from battleline.rulesets.bf1900.arcs import battery_layout, bearing_guns
+from battleline.rulesets.bf1900.arcs import Arc, battery_layout, bearing_guns
 from battleline.rulesets.bf1900.gunnery import GunneryEntry, rounds_per_gun, validate_entries
 from battleline.rulesets.bf1900.hits import Ammo
 from battleline.rulesets.bf1900.ship import GunClass, Mounting
@@ -21,23 +23,37 @@ from battleline.rulesets.bf1900.shiplog import Mark, ShipLog
 
 def threat(picture: Picture, firer: str, target: str) -> float:
     """How much a target matters to a firer: big ships by size, torpedo craft when close."""
-    c = picture.enemy[target]
-    weight = c.size / 10.0
-    seen = picture.seen_m(firer, target)
-    if is_flotilla(c.type) and seen < 2.0 * picture.scale.bracket_m:
+    return _weight(picture, picture.enemy[target], picture.seen_m(firer, target))
+
+
+def _weight(picture: Picture, contact: Contact, seen: float) -> float:
+    """:func:`threat` of ``contact`` seen ``seen`` metres away."""
+    weight = contact.size / 10.0
+    if is_flotilla(contact.type) and seen < 2.0 * picture.scale.bracket_m:
         weight += 1.0
     return weight
 
 
 def target_order(picture: Picture, firer: str) -> list[str]:
-    """Visible targets for ``firer``, best first: nearest weighted by threat, in range and sight."""
-    scale = picture.scale
-    out = []
+    """Visible targets for ``firer``, best first: nearest weighted by threat, in range and sight.
+
+    The sight lines to every target within range are asked for in one vectorised query
+    (:meth:`SightLines.prime`, which only fills the picture's own cache of exact answers).
+    """
+    reach = picture.scale.max_range_m * 1.05
+    here = picture.funnels[firer]
+    near: list[tuple[Contact, float]] = []
     for c in picture.targets():
-        seen = picture.seen_m(firer, c.name)
-        if seen > scale.max_range_m * 1.05 or not picture.sight.clear(firer, c.name):
-            continue
-        out.append((seen / max(threat(picture, firer, c.name), 0.1), c.name))
+        seen = math.dist(here, picture.funnels[c.name])  # picture.seen_m(firer, c.name)
+        if not seen > reach:
+            near.append((c, seen))
+    sight = picture.sight
+    sight.prime((firer, c.name) for c, _ in near)
+    out = [
+        (seen / max(_weight(picture, c, seen), 0.1), c.name)
+        for c, seen in near
+        if sight.clear(firer, c.name)
+    ]
     out.sort()
     return [n for _, n in out]
 
@@ -87,19 +103,46 @@ def allocate_guns(
                     out[i].append((mount.key, guns * rounds_per_gun(mount, bracket)))
                     break
             continue
-        marks = log.batteries[mount.key]
         counts = [0] * len(targets)
-        for gun in battery_layout(mount):
-            if gun.index >= len(marks) or marks[gun.index] is not Mark.NONE:
-                continue
-            for i in order:
-                bracket = targets[i][1]
-                if mount.penetration[bracket - 1] is not None and in_arc(thetas[i], *gun.arc):
-                    counts[i] += 1
-                    break
+        for i in _battery_choices(log, mount, order, targets, thetas):
+            counts[i] += 1
         for i, n in enumerate(counts):
             if n:
                 out[i].append((mount.key, n * rounds_per_gun(mount, targets[i][1])))
+    return out
+
+
+def _battery_choices(
+    log: ShipLog,
+    mount: Mounting,
+    order: Sequence[int],
+    targets: Sequence[tuple[str, int]],
+    thetas: Sequence[float],
+) -> list[int]:
+    """For each gun in action of a battery, the index of the first target in ``order`` within
+    its arc and reach (BF6-ROF-07); guns that have none are left out.
+
+    Guns sharing an arc share the answer, so it is worked out once per distinct arc.
+    """
+    marks = log.batteries[mount.key]
+    first: dict[Arc, int | None] = {}
+    out: list[int] = []
+    for gun in battery_layout(mount):
+        if gun.index >= len(marks) or marks[gun.index] is not Mark.NONE:
+            continue
+        arc = gun.arc
+        if arc not in first:
+            first[arc] = next(
+                (
+                    i
+                    for i in order
+                    if mount.penetration[targets[i][1] - 1] is not None and in_arc(thetas[i], *arc)
+                ),
+                None,
+            )
+        choice = first[arc]
+        if choice is not None:
+            out.append(choice)
     return out
 
 
@@ -139,13 +182,23 @@ def fire_plan(
 
 
 def legal_entries(picture: Picture, entries: Sequence[GunneryEntry]) -> list[GunneryEntry]:
-    """The entries the rules accept on the table as the admiral sees it (greedy, in order)."""
+    """The entries the rules accept on the table as the admiral sees it (greedy, in order).
+
+    Each entry is checked together with the entries already kept *for the same firer* only:
+    :func:`validate_entries` checks every entry on its own and then each firer's entries
+    together (one estimate per target, ROF, split fire), so other firers' kept entries, which
+    passed before, cannot make it fail. The result is the one the whole list ``[*kept, e]``
+    would give, without re-checking every ship's entries for every new entry.
+    """
     kept: list[GunneryEntry] = []
+    by_firer: dict[str, list[GunneryEntry]] = {}
     for e in entries:
+        mine = by_firer.setdefault(e.firer, [])
         try:
-            validate_entries([*kept, e], picture.poses, picture.logs, picture.scale, picture.sight)
+            validate_entries([*mine, e], picture.poses, picture.logs, picture.scale, picture.sight)
         except BattlelineError:
             continue
+        mine.append(e)
         kept.append(e)
     return kept
 
