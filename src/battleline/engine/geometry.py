@@ -12,6 +12,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+_atan2 = math.atan2
+_degrees = math.degrees
+
 
 def norm360(deg: float) -> float:
     """An angle in [0, 360)."""
@@ -21,13 +24,16 @@ def norm360(deg: float) -> float:
 
 def signed_angle(deg: float) -> float:
     """An angle in (-180, 180]."""
-    d = norm360(deg)
+    d = deg % 360.0
+    if d == 360.0:
+        return 0.0
     return d - 360.0 if d > 180.0 else d
 
 
 def bearing(x0: float, y0: float, x1: float, y1: float) -> float:
     """Compass bearing from (x0, y0) to (x1, y1)."""
-    return norm360(math.degrees(math.atan2(x1 - x0, y1 - y0)))
+    d = _degrees(_atan2(x1 - x0, y1 - y0)) % 360.0
+    return 0.0 if d == 360.0 else d
 
 
 def relative_bearing(heading: float, absolute_bearing: float) -> float:
@@ -46,10 +52,14 @@ def in_arc(theta: float, start: float, end: float, eps: float = 1e-9) -> bool:
 
     Arcs may wrap through 0 (e.g. [312.5, 47.5]); edges are inclusive (AMB-15).
     """
-    width = norm360(end - start)
-    if width == 0.0 and end != start:
+    # norm360 inlined (hot path), each offset computed once.
+    width = (end - start) % 360.0
+    if width == 360.0 or (width == 0.0 and end != start):  # 360.0 implies end != start
         width = 360.0
-    return norm360(theta - start) <= width + eps or norm360(theta - start) >= 360.0 - eps
+    d = (theta - start) % 360.0
+    if d == 360.0:
+        d = 0.0
+    return d <= width + eps or d >= 360.0 - eps
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,5 +85,12 @@ class Pose:
         return math.hypot(other.x - self.x, other.y - self.y)
 
     def bearing_to(self, x: float, y: float) -> float:
-        """Relative bearing from this ship's bow to a point."""
-        return relative_bearing(self.heading, bearing(self.x, self.y, x, y))
+        """Relative bearing from this ship's bow to a point.
+
+        Same arithmetic as ``relative_bearing(heading, bearing(...))``, inlined (hot path).
+        """
+        b = _degrees(_atan2(x - self.x, y - self.y)) % 360.0
+        if b == 360.0:
+            b = 0.0
+        d = (b - self.heading) % 360.0
+        return 0.0 if d == 360.0 else d

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from battleline.engine.geometry import Pose, in_arc, norm360
+from battleline.engine.geometry import Pose, norm360
 from battleline.errors import RulesDataError
 from battleline.rulesets.bf1900.ship import Mounting
 from battleline.rulesets.bf1900.shiplog import Mark, ShipLog
@@ -101,6 +101,31 @@ for _pair, _arcs in _STARBOARD.items():
     POSITION_ARCS[_port] = tuple(mirror(a) for a in _arcs)
 
 
+#: An arc as ``(start, width)``: the form :func:`span_holds` tests against.
+Span = tuple[float, float]
+
+
+def _span(arc: Arc) -> Span:
+    """An arc as ``(start, width)``."""
+    return (arc[0], arc_width(arc))
+
+
+def span_holds(theta: float, span: Span) -> bool:
+    """``in_arc(theta, *arc)`` for an arc given as ``(start, width)`` (same arithmetic)."""
+    d = (theta - span[0]) % 360.0
+    if d == 360.0:
+        d = 0.0
+    return d <= span[1] + 1e-9 or d >= 360.0 - 1e-9
+
+
+#: :data:`POSITION_ARCS` as ``(start, width)`` spans, for :func:`bearing_guns`.
+_POSITION_SPANS: dict[str, tuple[Span, ...]] = {
+    k: tuple(_span(a) for a in arcs) for k, arcs in POSITION_ARCS.items()
+}
+#: A box with no mark: the gun is in action.
+_READY = Mark.NONE
+
+
 def position_arcs(position: str) -> tuple[Arc, ...]:
     """The arcs of a lettered (or stem/stern/centre-line) position (BF6-POS-01..11).
 
@@ -146,20 +171,50 @@ class BatteryGun:
     arc: Arc
 
 
-@lru_cache(maxsize=1024)
 def battery_layout(mount: Mounting) -> tuple[BatteryGun, ...]:
-    """Every gun of a beam-pattern battery with its arc (BF6-BEAM-01: same pattern each side).
+    """Every gun of a beam-pattern battery with its arc (BF6-BEAM-01: same pattern each side)."""
+    return _layout(_pattern(mount), mount.guns)
 
-    Cached: a mounting is frozen, and the layout is asked for at every bearing check.
-    """
+
+def _pattern(mount: Mounting) -> int:
+    """A battery's beam pattern; ``ValueError`` for a lettered position."""
     if mount.beam_pattern is None:
         raise ValueError(f"mounting {mount.key!r} is not a beam-pattern battery")
-    port_n = mount.guns // 2
-    port = [("port", mirror(a)) for a in side_layout(mount.beam_pattern, port_n)]
-    starboard = [("starboard", a) for a in side_layout(mount.beam_pattern, mount.guns - port_n)]
+    return mount.beam_pattern
+
+
+@lru_cache(maxsize=256)
+def _layout(pattern: int, guns: int) -> tuple[BatteryGun, ...]:
+    """:func:`battery_layout` of a ``guns``-gun battery in beam pattern ``pattern``.
+
+    Cached on the two integers (the layout depends on nothing else; the result is immutable):
+    it is asked for at every bearing check, and hashing two ints is cheaper than a mounting.
+    """
+    port_n = guns // 2
+    port = [("port", mirror(a)) for a in side_layout(pattern, port_n)]
+    starboard = [("starboard", a) for a in side_layout(pattern, guns - port_n)]
     order = [g for pair in zip(port, starboard, strict=False) for g in pair]
     order += starboard[len(port) :]
     return tuple(BatteryGun(i, side, arc) for i, (side, arc) in enumerate(order))
+
+
+@lru_cache(maxsize=256)
+def battery_spans(pattern: int, guns: int) -> tuple[tuple[Span, tuple[int, ...]], ...]:
+    """A battery's guns grouped by arc: ``((start, width), gun indices)`` per distinct arc, in
+    order of first appearance in :func:`battery_layout`.
+
+    Cached on the two integers, like :func:`_layout`; lets a bearing check test each distinct arc
+    once instead of once per gun.
+    """
+    groups: dict[Arc, list[int]] = {}
+    for g in _layout(pattern, guns):
+        groups.setdefault(g.arc, []).append(g.index)
+    return tuple((_span(arc), tuple(idx)) for arc, idx in groups.items())
+
+
+def mount_spans(mount: Mounting) -> tuple[tuple[Span, tuple[int, ...]], ...]:
+    """:func:`battery_spans` of a battery; ``ValueError`` for a lettered position."""
+    return battery_spans(_pattern(mount), mount.guns)
 
 
 def mounting_arcs(mount: Mounting) -> tuple[Arc, ...]:
@@ -190,13 +245,24 @@ class GunsBearing:
 def bearing_guns(log: ShipLog, mount: Mounting, theta: float) -> GunsBearing:
     """Guns of one mounting bearing on relative bearing ``theta``."""
     if mount.position is not None:
-        bears = any(in_arc(theta, *a) for a in position_arcs(mount.position))
-        n = mount.guns if bears else 0
+        spans = _POSITION_SPANS.get(mount.position)
+        if spans is None:
+            position_arcs(mount.position)  # raises RulesDataError (AMB-14)
+            spans = ()
+        n = 0
+        for sp in spans:
+            if span_holds(theta, sp):
+                n = mount.guns
+                break
         return GunsBearing(mount, n if log.positions[mount.key].in_action else 0, n)
     marks = log.batteries[mount.key]
-    arc_guns = [g for g in battery_layout(mount) if in_arc(theta, *g.arc)]
-    ready = sum(1 for g in arc_guns if g.index < len(marks) and marks[g.index] is Mark.NONE)
-    return GunsBearing(mount, ready, len(arc_guns))
+    n_marks = len(marks)
+    ready = in_arc_n = 0
+    for span, idx in battery_spans(_pattern(mount), mount.guns):
+        if span_holds(theta, span):
+            in_arc_n += len(idx)
+            ready += sum(1 for i in idx if i < n_marks and marks[i] is _READY)
+    return GunsBearing(mount, ready, in_arc_n)
 
 
 def guns_bearing(log: ShipLog, pose: Pose, target_xy: tuple[float, float]) -> list[GunsBearing]:

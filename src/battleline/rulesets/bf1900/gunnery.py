@@ -28,14 +28,19 @@ import re
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
 from typing import Any
 
 from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
-from battleline.engine.geometry import Pose, in_arc
+from battleline.engine.geometry import Pose
 from battleline.errors import IllegalOrderError, OrderSyntaxError
-from battleline.rulesets.bf1900.arcs import Arc, battery_layout, bearing_guns, mounting_arcs
+from battleline.rulesets.bf1900.arcs import (
+    Arc,
+    bearing_guns,
+    mount_spans,
+    mounting_arcs,
+    span_holds,
+)
 from battleline.rulesets.bf1900.damage.step4 import abandon_guns_roll
 from battleline.rulesets.bf1900.hits import Ammo, Aspect, ShellSet, embattled_side
 from battleline.rulesets.bf1900.los import SightLines
@@ -254,6 +259,20 @@ class _Checker:
         self.scale = scale
         self.sight = sight
         self.turn = turn
+        self._thetas: dict[tuple[str, str], float] = {}
+
+    def theta(self, e: GunneryEntry) -> float:
+        """Relative bearing from the firer's bow to the target's forward funnel.
+
+        Cached per (firer, target) for this check: the battery check needs it for every arc
+        group of every entry, and poses do not change while a log is checked.
+        """
+        key = (e.firer, e.target)
+        theta = self._thetas.get(key)
+        if theta is None:
+            theta = self.poses[e.firer].bearing_to(*self.sight.funnels[e.target])
+            self._thetas[key] = theta
+        return theta
 
     def fail(self, entry: GunneryEntry, reason: str, rule: str) -> IllegalOrderError:
         where = f"turn {self.turn}, gunnery" if self.turn else "gunnery"
@@ -294,7 +313,7 @@ class _Checker:
             raise self.fail(
                 e, f"no line of sight: blocked by {', '.join(blockers)}", "BF6-LOS-01, BF6-LOS-02"
             )
-        theta = self.poses[e.firer].bearing_to(*self.sight.funnels[e.target])
+        theta = self.theta(e)
         for key, n in e.rounds:
             try:
                 mount = firer.cls.mounting(key)
@@ -388,25 +407,32 @@ class _Checker:
     def _battery(
         self, log: ShipLog, mount: Mounting, used: Sequence[tuple[GunneryEntry, int, int]]
     ) -> None:
-        """Single guns allocate their own rounds (BF6-ROF-07): a flow from guns to targets."""
+        """Single guns allocate their own rounds (BF6-ROF-07): a flow from guns to targets.
+
+        The guns are grouped by arc; group ``i`` supplies ``n_i × salvos`` rounds, of which at
+        most ``n_i × rounds_per_gun(bracket)`` may go to a target in its arc.
+        """
         marks = log.batteries[mount.key]
-        groups: dict[Arc, int] = {}
-        for g in battery_layout(mount):
-            if g.index < len(marks) and marks[g.index] is Mark.NONE:
-                groups[g.arc] = groups.get(g.arc, 0) + 1
+        n_marks = len(marks)
         per_gun = salvos_per_turn(mount)
-        cap: dict[tuple[str, str], int] = {}
-        for i, (arc, n_guns) in enumerate(groups.items()):
-            cap[("src", f"g{i}")] = n_guns * per_gun
-            for j, (e, bracket, _) in enumerate(used):
-                theta = self.poses[e.firer].bearing_to(*self.sight.funnels[e.target])
-                if in_arc(theta, *arc):
-                    cap[(f"g{i}", f"t{j}")] = n_guns * rounds_per_gun(mount, bracket)
-        for j, (_, _, n) in enumerate(used):
-            cap[(f"t{j}", "sink")] = n
-        wanted = sum(n for _, _, n in used)
-        if max_flow(cap, "src", "sink") < wanted:
-            ready = sum(groups.values())
+        thetas = [self.theta(e) for e, _, _ in used]
+        rates = [rounds_per_gun(mount, bracket) for _, bracket, _ in used]
+        ready = 0
+        supply: list[int] = []
+        caps: list[list[int]] = []
+        for span, idx in mount_spans(mount):
+            n_guns = sum(1 for i in idx if i < n_marks and marks[i] is Mark.NONE)
+            if n_guns:
+                ready += n_guns
+                supply.append(n_guns * per_gun)
+                caps.append(
+                    [
+                        n_guns * r if span_holds(t, span) else 0
+                        for t, r in zip(thetas, rates, strict=True)
+                    ]
+                )
+        demand = [n for _, _, n in used]
+        if battery_flow(supply, caps, demand) < sum(demand):
             split = " + ".join(f"{n} at {e.target}" for e, _, n in used)
             raise self.fail(
                 used[-1][0],
@@ -420,32 +446,95 @@ def _rof(mount: Mounting) -> str:
     return "½" if mount.rof < 1 else f"{mount.rof:g}"
 
 
+#: Up to this many targets, :func:`battery_flow` enumerates cuts instead of running a flow.
+CUT_TARGETS = 6
+
+
+def battery_flow(
+    supply: Sequence[int], caps: Sequence[Sequence[int]], demand: Sequence[int]
+) -> int:
+    """Maximum flow source → group ``i`` (``supply[i]``) → target ``j`` (``caps[i][j]``, 0 for
+    no edge) → sink (``demand[j]``): how many of the wanted rounds a battery can fire (BF6-ROF-07).
+
+    Closed form by max-flow = min-cut. A cut puts some set ``T`` of targets on the source side
+    (paying their demand); each group then pays the cheaper of its supply and its edges to the
+    targets outside ``T``. So the flow is the minimum over ``T`` of
+    ``Σ_{j∈T} demand[j] + Σ_i min(supply[i], Σ_{j∉T} caps[i][j])``; with one target that is
+    ``min(demand, Σ_i min(supply[i], caps[i]))``. Integer arithmetic, so exactly the flow
+    :func:`max_flow` finds; beyond :data:`CUT_TARGETS` targets it runs :func:`max_flow`.
+    A negative capacity carries nothing, as in :func:`max_flow`.
+    """
+    supply = [max(a, 0) for a in supply]
+    caps = [[max(c, 0) for c in row] for row in caps]
+    demand = [max(n, 0) for n in demand]
+    k = len(demand)
+    if k > CUT_TARGETS:
+        cap: dict[tuple[str, str], int] = {}
+        for i, (a, row) in enumerate(zip(supply, caps, strict=True)):
+            cap[("src", f"g{i}")] = a
+            for j, c in enumerate(row):
+                if c:
+                    cap[(f"g{i}", f"t{j}")] = c
+        for j, n in enumerate(demand):
+            cap[(f"t{j}", "sink")] = n
+        return max_flow(cap, "src", "sink")
+    best = sum(demand)  # the cut with every target on the source side
+    for mask in range((1 << k) - 1):
+        outside = [j for j in range(k) if not mask >> j & 1]
+        cost = sum(demand[j] for j in range(k) if mask >> j & 1)
+        for a, row in zip(supply, caps, strict=True):
+            cost += min(a, sum(row[j] for j in outside))
+            if cost >= best:
+                break
+        best = min(best, cost)
+    return best
+
+
 def max_flow(cap: Mapping[tuple[str, str], int], source: str, sink: str) -> int:
-    """Maximum flow through a small network given as edge capacities (Edmonds–Karp)."""
-    residual: dict[str, dict[str, int]] = {}
-    for (u, v), c in cap.items():
-        residual.setdefault(u, {})[v] = residual.get(u, {}).get(v, 0) + c
-        residual.setdefault(v, {}).setdefault(u, 0)
+    """Maximum flow through a small network given as edge capacities (Edmonds–Karp).
+
+    Nodes are numbered in order of first appearance; the residual network is a matrix.
+    """
+    ids: dict[str, int] = {source: 0}
+    for tail, head in cap:
+        ids.setdefault(tail, len(ids))
+        ids.setdefault(head, len(ids))
+    ids.setdefault(sink, len(ids))
+    size = len(ids)
+    residual = [[0] * size for _ in range(size)]
+    adjacent: list[list[int]] = [[] for _ in range(size)]
+    for (u_name, v_name), c in cap.items():
+        u, v = ids[u_name], ids[v_name]
+        if v not in adjacent[u]:
+            adjacent[u].append(v)
+            adjacent[v].append(u)
+        residual[u][v] += c
+    s, t = ids[source], ids[sink]
     flow = 0
     while True:
-        parent: dict[str, str] = {source: source}
-        queue = deque([source])
-        while queue and sink not in parent:
+        parent = [-1] * size
+        parent[s] = s
+        queue = deque([s])
+        while queue and parent[t] < 0:
             u = queue.popleft()
-            for v, c in residual.get(u, {}).items():
-                if c > 0 and v not in parent:
+            for v in adjacent[u]:
+                if parent[v] < 0 and residual[u][v] > 0:
                     parent[v] = u
                     queue.append(v)
-        if sink not in parent:
+        if parent[t] < 0:
             return flow
-        path = [sink]
-        while path[-1] != source:
-            path.append(parent[path[-1]])
-        path.reverse()
-        push = min(residual[u][v] for u, v in pairwise(path))
-        for u, v in pairwise(path):
+        push = residual[parent[t]][t]
+        v = t
+        while v != s:
+            u = parent[v]
+            push = min(push, residual[u][v])
+            v = u
+        v = t
+        while v != s:
+            u = parent[v]
             residual[u][v] -= push
             residual[v][u] += push
+            v = u
         flow += push
 
 
