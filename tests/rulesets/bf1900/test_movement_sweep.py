@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -20,14 +21,19 @@ from shapely import STRtree
 from battleline.engine.events import EventKind
 from battleline.engine.geometry import Pose
 from battleline.rulesets.bf1900.movement import (
+    EPS_M,
     Contact,
     Leg,
     Track,
+    move_allowance_m,
     resolve_tracks,
     stay,
     trace,
     track_poses,
 )
+from battleline.rulesets.bf1900.scales import load_scales
+from battleline.rulesets.bf1900.ship import Rating, ShipClass, ShipType
+from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.table import Land, footprints
 
 
@@ -151,6 +157,24 @@ def reference_resolve_tracks(
     return out, contacts
 
 
+CLASS = ShipClass(
+    name="Test",
+    navy="RN",
+    type=ShipType.BATTLESHIP,
+    year=1900,
+    size=8,
+    armour_vitals=9,
+    armour_upperworks=6,
+    upperworks_protection=Rating.GOOD,
+    flood_protection=Rating.GOOD,
+    stability="good",
+    seaway="normal",
+    armoured_deck=True,
+    propulsion_knots=(18.0, 15.0, 12.0),
+    mountings=(),
+)
+
+
 legs = st.lists(
     st.one_of(
         st.builds(lambda d: Leg("straight", d), st.floats(0, 1500)),
@@ -249,3 +273,37 @@ def test_a_crowded_melee_gives_the_same_collisions_and_groundings() -> None:
     contacts = _compare(ships, [ISLE, REEF])
     kinds = {c.kind for c in contacts}
     assert kinds == {EventKind.COLLISION, EventKind.GROUNDING}
+
+
+@given(
+    st.lists(st.floats(0, 40), min_size=1, max_size=8).map(tuple),
+    st.sampled_from(sorted(load_scales())),
+)
+def test_cached_box_distances_equal_the_plain_conversion(
+    speeds: tuple[float, ...], scale_name: str
+) -> None:
+    """BF6-MOV-01: the cached box distances are exactly the converted positive boxes, sorted."""
+    scale = load_scales()[scale_name]
+    expected = sorted({scale.knots_to_m_per_turn(k) for k in speeds if k > 0})
+    assert list(scale.box_distances_m(speeds)) == expected
+
+
+@given(
+    st.lists(st.floats(0.5, 30), min_size=1, max_size=6).map(lambda v: tuple(sorted(v)[::-1])),
+    st.floats(0, 3000),
+)
+def test_move_allowance_takes_the_lowest_box_above_last_move(
+    knots: tuple[float, ...], last_move: float
+) -> None:
+    """BF6-MOV-03, AMB-09: the cap is the lowest box above last move (the top box if none is),
+    no more than the top undamaged box; the minimum is half of last move (BF6-MOV-06)."""
+    scale = load_scales()["small"]
+    log = ShipLog("Test", replace(CLASS, propulsion_knots=knots))
+    boxes = sorted({scale.knots_to_m_per_turn(k) for k in knots})
+    above = [b for b in boxes if b > last_move + EPS_M]
+    top = scale.knots_to_m_per_turn(log.speed_knots)
+    hi = min(above[0] if above else boxes[-1], top)
+    assert move_allowance_m(log, scale, last_move) == (
+        min(scale.min_move_fraction * last_move, hi),
+        hi,
+    )

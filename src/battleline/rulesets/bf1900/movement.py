@@ -45,7 +45,7 @@ EPS_M = 1e-6
 
 def box_distances_m(log: ShipLog, scale: Scale) -> list[float]:
     """Every propulsion box of the class as a distance per turn, lowest first."""
-    return sorted({scale.knots_to_m_per_turn(k) for k in log.propulsion.speeds if k > 0})
+    return list(scale.box_distances_m(log.propulsion.speeds))
 
 
 def move_allowance_m(log: ShipLog, scale: Scale, last_move_m: float) -> tuple[float, float]:
@@ -62,9 +62,9 @@ def move_allowance_m(log: ShipLog, scale: Scale, last_move_m: float) -> tuple[fl
     top = scale.knots_to_m_per_turn(log.speed_knots)
     if top <= 0 or log.sunk:
         return 0.0, 0.0
-    boxes = box_distances_m(log, scale)
-    above = [b for b in boxes if b > last_move_m + EPS_M]
-    cap = above[0] if above else boxes[-1]
+    boxes = scale.box_distances_m(log.propulsion.speeds)
+    above = bisect.bisect_right(boxes, last_move_m + EPS_M)  # the lowest box above last move
+    cap = boxes[above] if above < len(boxes) else boxes[-1]
     maximum = min(cap, top)
     minimum = min(scale.min_move_fraction * last_move_m, maximum)
     return minimum, maximum
