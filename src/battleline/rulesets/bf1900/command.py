@@ -743,7 +743,9 @@ def plan_division_move(
     ships = division.ships
     allowances = {
         s: move_allowance_m(
-            logs[s], scale, last_moves.get(s, scale.knots_to_m_per_turn(logs[s].speed_knots))
+            logs[s],
+            scale,
+            last_moves[s] if s in last_moves else scale.knots_to_m_per_turn(logs[s].speed_knots),
         )
         for s in ships
     }

@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 import numpy as np
 import shapely
+from numpy.typing import NDArray
 from shapely import STRtree
 
 from battleline.engine.events import Event, EventKind, EventLog
@@ -44,7 +45,7 @@ EPS_M = 1e-6
 
 def box_distances_m(log: ShipLog, scale: Scale) -> list[float]:
     """Every propulsion box of the class as a distance per turn, lowest first."""
-    return sorted({scale.knots_to_m_per_turn(k) for k in log.propulsion.speeds if k > 0})
+    return list(scale.box_distances_m(log.propulsion.speeds))
 
 
 def move_allowance_m(log: ShipLog, scale: Scale, last_move_m: float) -> tuple[float, float]:
@@ -61,9 +62,9 @@ def move_allowance_m(log: ShipLog, scale: Scale, last_move_m: float) -> tuple[fl
     top = scale.knots_to_m_per_turn(log.speed_knots)
     if top <= 0 or log.sunk:
         return 0.0, 0.0
-    boxes = box_distances_m(log, scale)
-    above = [b for b in boxes if b > last_move_m + EPS_M]
-    cap = above[0] if above else boxes[-1]
+    boxes = scale.box_distances_m(log.propulsion.speeds)
+    above = bisect.bisect_right(boxes, last_move_m + EPS_M)  # the lowest box above last move
+    cap = boxes[above] if above < len(boxes) else boxes[-1]
     maximum = min(cap, top)
     minimum = min(scale.min_move_fraction * last_move_m, maximum)
     return minimum, maximum
@@ -301,6 +302,144 @@ class Contact:
         return log.emit(self.kind, self.text, ship=self.ship, **self.data)
 
 
+#: Slack, metres, added to a base's reach (its half-diagonal) in the broad phase of collisions.
+BROAD_SLACK_M = 1.0
+
+
+def track_poses(
+    track: Track, n_steps: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """(x, y, heading) of ``track.pose_at((k / n_steps) * track.length_m)`` for k = 0..n_steps.
+
+    Vectorised over the sub-steps but bit-identical with :meth:`Track.pose_at`: each element
+    goes through the same IEEE operations in the same order (``searchsorted`` is
+    ``bisect_right``, ``np.mod`` is Python's float ``%``), so the contacts found on these poses
+    are the ones the scalar code finds.
+    """
+    s = (np.arange(n_steps + 1) / n_steps) * track.length_m
+    start, end = track.start, track.end
+    xs = np.full(s.shape, start.x)
+    ys = np.full(s.shape, start.y)
+    hs = np.full(s.shape, norm360(start.heading + 0.0))
+    at_end = s >= track.length_m
+    mid = ~at_end & (s > 0)
+    if mid.any() and len(track.distances) < 2:  # a degenerate track: the scalar way
+        for k in np.flatnonzero(mid).tolist():
+            p = track.pose_at(float(s[k]))
+            xs[k], ys[k], hs[k] = p.x, p.y, p.heading
+    elif mid.any():
+        dist = np.asarray(track.distances, dtype=np.float64)
+        pts = np.asarray(track.points, dtype=np.float64)
+        turns = np.asarray(track.turns, dtype=np.float64)
+        sm = s[mid]
+        i = np.clip(np.searchsorted(dist, sm, side="right") - 1, 0, len(dist) - 2)
+        d0, d1 = dist[i], dist[i + 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            f = np.where(d1 <= d0, 0.0, (sm - d0) / (d1 - d0))
+        xs[mid] = pts[i, 0] + f * (pts[i + 1, 0] - pts[i, 0])
+        ys[mid] = pts[i, 1] + f * (pts[i + 1, 1] - pts[i, 1])
+        h = np.mod(start.heading + (turns[i] + f * (turns[i + 1] - turns[i])), 360.0)
+        hs[mid] = np.where(h == 360.0, 0.0, h)
+    xs[at_end], ys[at_end], hs[at_end] = end.x, end.y, end.heading
+    return xs, ys, hs
+
+
+class _Sweep:
+    """Every base's pose at every collision sub-step, and a broad phase for contacts.
+
+    ``at[i]`` is the sub-step whose pose ship ``i`` holds: the current one while it moves, the
+    one before it stopped once stopped (a ship stops at the previous sub-step's distance, a point
+    of the same grid). Two bases can only overlap if their centres are within the sum of their
+    reaches (half-diagonal plus :data:`BROAD_SLACK_M`), and a base can only touch land whose
+    bounding box meets the square of its reach around its centre. Only bases that pass are drawn
+    and handed to shapely, which then finds exactly the contacts a test of every base finds.
+    """
+
+    def __init__(
+        self,
+        paths: Sequence[Track],
+        lengths: NDArray[np.float64],
+        widths: NDArray[np.float64],
+        n_steps: int,
+        land: Sequence[Land],
+    ) -> None:
+        grids = [track_poses(t, n_steps) for t in paths]
+        self.x = np.array([g[0] for g in grids])
+        self.y = np.array([g[1] for g in grids])
+        self.h = np.array([g[2] for g in grids])
+        self.lengths, self.widths = lengths, widths
+        reach = np.hypot(lengths / 2.0, widths / 2.0) + BROAD_SLACK_M
+        self.reach2 = np.add.outer(reach, reach) ** 2
+        self.rows = np.arange(len(paths))
+        self.upper = self.rows[:, None] < self.rows[None, :]
+        self.near_land = np.zeros(self.x.shape, dtype=bool)
+        if land:
+            box = shapely.bounds(np.array([piece.polygon for piece in land]))
+            r = reach[:, None, None]
+            x, y = self.x[:, :, None], self.y[:, :, None]
+            self.near_land = (
+                (x - r <= box[:, 2])
+                & (x + r >= box[:, 0])
+                & (y - r <= box[:, 3])
+                & (y + r >= box[:, 1])
+            ).any(axis=2)
+        self.at = np.zeros(len(paths), dtype=np.intp)
+
+    def near_pairs(self, skip: NDArray[np.bool_]) -> NDArray[np.bool_]:
+        """Pairs i < j, not masked by ``skip``, whose bases may overlap now."""
+        px, py = self.x[self.rows, self.at], self.y[self.rows, self.at]
+        dx = px[:, None] - px[None, :]
+        dy = py[:, None] - py[None, :]
+        near: NDArray[np.bool_] = (dx * dx + dy * dy <= self.reach2) & self.upper & ~skip
+        return near
+
+    def by_land(self) -> NDArray[np.bool_]:
+        """Ships whose base may touch land now."""
+        near: NDArray[np.bool_] = self.near_land[self.rows, self.at]
+        return near
+
+    def geoms(self, ships: Sequence[int]) -> _Bases:
+        """The base polygons of ``ships`` (indices, ascending) at their current sub-steps."""
+        idx = np.asarray(ships, dtype=np.intp)
+        at = self.at[idx]
+        polys = footprints(
+            self.x[idx, at], self.y[idx, at], self.h[idx, at], self.lengths[idx], self.widths[idx]
+        )
+        return _Bases(list(ships), polys)
+
+
+@dataclass(frozen=True)
+class _Bases:
+    """Base polygons of some ships: ``polys[n]`` is the base of ship index ``ships[n]``."""
+
+    ships: list[int]
+    polys: NDArray[np.object_]
+
+    def __getitem__(self, ship: int) -> Any:
+        return self.polys[self.ships.index(ship)]
+
+    def overlaps(self) -> list[tuple[int, int]]:
+        """Pairs of ship indices (i < j) whose bases intersect, sorted."""
+        a, b = STRtree(self.polys).query(self.polys, predicate="intersects")
+        keys = self.ships
+        pairs = {(keys[i], keys[j]) for i, j in zip(a.tolist(), b.tolist(), strict=True) if i < j}
+        return sorted(pairs)
+
+    def groundings(self, ships: Sequence[int], land_tree: STRtree) -> list[tuple[int, int]]:
+        """Pairs (ship index, land piece) of the given ships whose shapes intersect, sorted."""
+        if not ships:
+            return []
+        rows = [self.ships.index(i) for i in ships]
+        a, b = land_tree.query(self.polys[rows], predicate="intersects")
+        return sorted((ships[i], j) for i, j in zip(a.tolist(), b.tolist(), strict=True))
+
+
+def _involved(near: NDArray[np.bool_], extra: NDArray[np.bool_]) -> list[int]:
+    """Indices of the ships in a near pair or flagged in ``extra``, ascending."""
+    mask = near.any(axis=0) | near.any(axis=1) | extra
+    return [int(i) for i in np.flatnonzero(mask)]
+
+
 def resolve_tracks(
     tracks: Mapping[str, Track],
     sizes: Mapping[str, tuple[float, float]],
@@ -313,6 +452,9 @@ def resolve_tracks(
     overlap land stops at its last clear position (GROUNDING); two bases that would overlap both
     stop at their last clear positions (COLLISION, naming both ships). ``sizes`` gives every
     ship's (length, width) in metres. Bases already touching at the start are not reported.
+
+    The move is cut into sub-steps of a third of the narrowest base; at each, only the bases the
+    broad phase of :class:`_Sweep` lets through are drawn and tested.
     """
     names = sorted(set(tracks) | set(stationary))
     missing = [n for n in names if n not in sizes]
@@ -330,41 +472,40 @@ def resolve_tracks(
     longest = max(all_tracks[n].length_m for n in moving)
     n_steps = min(4000, max(1, math.ceil(longest / step_m)))
     land_tree = STRtree([piece.polygon for piece in land]) if land else None
+    sweep = _Sweep([all_tracks[n] for n in names], lengths, widths, n_steps, land)
+    index = {n: i for i, n in enumerate(names)}
+    under_way = np.array([n in moving for n in names])
+    halted = np.zeros(len(names), dtype=bool)  # ships in ``stopped``
+    # Pairs whose overlap is never reported: neither ship moving, or touching already.
+    skip = ~np.logical_or.outer(under_way, under_way)
+    nowhere = np.zeros(len(names), dtype=bool)
 
     stopped: dict[str, float] = {}  # ship -> distance at which it stopped
     contacts: list[Contact] = []
 
-    def geoms_at(frac: float) -> Any:
-        poses = [
-            all_tracks[n].pose_at(stopped.get(n, frac * all_tracks[n].length_m)) for n in names
-        ]
-        xs = np.array([p.x for p in poses])
-        ys = np.array([p.y for p in poses])
-        hs = np.array([p.heading for p in poses])
-        return footprints(xs, ys, hs, lengths, widths)
-
-    def overlaps(geoms: Any) -> list[tuple[int, int]]:
-        tree = STRtree(geoms)
-        a, b = tree.query(geoms, predicate="intersects")
-        return sorted({(int(i), int(j)) for i, j in zip(a, b, strict=True) if i < j})
-
-    start = geoms_at(0.0)
-    touching = set(overlaps(start))
+    start = sweep.geoms(_involved(sweep.near_pairs(np.zeros_like(skip)), sweep.by_land()))
+    touching = set(start.overlaps())
+    for i, j in touching:
+        skip[i, j] = True
     aground: set[tuple[int, int]] = set()
     if land_tree is not None:
-        a, b = land_tree.query(start, predicate="intersects")
-        aground = {(int(i), int(j)) for i, j in zip(a, b, strict=True)}
+        aground = set(start.groundings([i for i in start.ships if sweep.by_land()[i]], land_tree))
 
     for k in range(1, n_steps + 1):
-        frac = k / n_steps
         prev = (k - 1) / n_steps
         while True:
             active = [n for n in moving if n not in stopped]
             if not active:
                 break
-            geoms = geoms_at(frac)
+            sweep.at[~halted] = k
+            near = sweep.near_pairs(skip | np.logical_and.outer(halted, halted))
+            landing = sweep.by_land() & under_way & ~halted if land_tree is not None else nowhere
+            ships = _involved(near, landing)
+            if not ships:
+                break
+            geoms = sweep.geoms(ships)
             new_stops: dict[str, float] = {}
-            for i, j in overlaps(geoms):
+            for i, j in geoms.overlaps():
                 if (i, j) in touching:
                     continue
                 a_name, b_name = names[i], names[j]
@@ -388,12 +529,12 @@ def resolve_tracks(
                     )
                 )
                 touching.add((i, j))
+                skip[i, j] = True
                 for n in (a_name, b_name):
                     if n in moving and n not in stopped:
                         new_stops[n] = prev * all_tracks[n].length_m
             if land_tree is not None:
-                a, b = land_tree.query(geoms, predicate="intersects")
-                for i, j in sorted(zip(a.tolist(), b.tolist(), strict=True)):
+                for i, j in geoms.groundings([i for i in ships if landing[i]], land_tree):
                     n = names[i]
                     if (i, j) in aground or n not in moving or n in stopped:
                         continue
@@ -414,6 +555,9 @@ def resolve_tracks(
             if not new_stops:
                 break
             stopped.update(new_stops)
+            for n in new_stops:  # a stopped ship keeps the previous sub-step's pose
+                halted[index[n]] = True
+                sweep.at[index[n]] = k - 1
 
     out: dict[str, Track] = {}
     for n in tracks:

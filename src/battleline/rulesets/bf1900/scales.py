@@ -128,13 +128,19 @@ class Scale:
         """The inverse of :meth:`knots_to_m_per_turn`."""
         return metres * 60.0 / (NAUTICAL_MILE_M * self.turn_minutes)
 
+    def box_distances_m(self, speeds: tuple[float, ...]) -> tuple[float, ...]:
+        """Propulsion boxes of ``speeds`` knots as distances per turn: the positive ones, each
+        once, lowest first (BF6-MOV-01). Cached (:func:`_box_distances`)."""
+        return _box_distances(speeds, self.turn_minutes)
+
     def base_size_m(self, cls: ShipClass) -> tuple[float, float]:
         """(length, width) of the ship's base in metres, from the base table by ship type."""
+        kind = cls.type.value  # read once: an enum's ``value`` is a slow descriptor
         for key, length, width in self.bases:
-            if key == cls.type.value:
+            if key == kind:
                 return self.from_table(length), self.from_table(width)
         known = [b[0] for b in self.bases]
-        raise UnknownNameError("base size for ship type", cls.type.value, known)
+        raise UnknownNameError("base size for ship type", kind, known)
 
     def default_turning_circle_m(self, ship_type: ShipType) -> float:
         """Default turning-circle diameter in metres for a type (REF-BF6-13, reconstructed)."""
@@ -144,6 +150,18 @@ class Scale:
         raise UnknownNameError(
             "turning circle for ship type", ship_type.value, [t[0] for t in self.turning_circles_m]
         )
+
+
+def _m_per_turn(knots: float, turn_minutes: float) -> float:
+    """:meth:`Scale.knots_to_m_per_turn`, the same arithmetic in the same order."""
+    return knots * NAUTICAL_MILE_M * turn_minutes / 60.0
+
+
+@lru_cache(maxsize=1024)
+def _box_distances(speeds: tuple[float, ...], turn_minutes: float) -> tuple[float, ...]:
+    """The cache behind :meth:`Scale.box_distances_m`. Pure: the distances depend only on the
+    box speeds and the turn length, both immutable values, so it is safe to share across games."""
+    return tuple(sorted({_m_per_turn(k, turn_minutes) for k in speeds if k > 0}))
 
 
 # -- loading -------------------------------------------------------------------------------
