@@ -19,7 +19,6 @@ from battleline.rulesets.bf1900.scales import Scale, get_scale
 from battleline.rulesets.bf1900.scenario import lookup_class
 from battleline.rulesets.bf1900.ship import ShipClass, ShipType
 from battleline.rulesets.bf1900.shiplog import ShipLog
-from battleline.rulesets.bf1900.table import funnel_point
 
 #: Ship types that fight as flotillas: they run in and launch torpedoes (BF6-CMD-30).
 FLOTILLA_TYPES = frozenset({ShipType.DESTROYER.value, ShipType.TORPEDO_BOAT.value, "TGB"})
@@ -73,12 +72,43 @@ def build_picture(view: SideView) -> Picture:
     classes.update({n: lookup_class(c.cls) for n, c in enemy.items()})
     poses = {n: s.pose for n, s in own.items()}
     poses.update({n: c.pose for n, c in enemy.items()})
-    sizes = {n: scale.base_size_m(cls) for n, cls in classes.items()}
-    funnels = {n: funnel_point(poses[n], sizes[n][0]) for n in poses}
-    logs = {n: s.log for n, s in own.items()}
-    logs.update({n: ShipLog(n, classes[n], "") for n in enemy})
+    base_of: dict[str, tuple[float, float]] = {}  # a fleet has few classes: one lookup each
+    sizes = {n: _base_size(scale, cls, base_of) for n, cls in classes.items()}
     sight = SightLines(poses, sizes)
+    # SightLines puts every ship's forward funnel (funnel_point of pose and base length) in
+    # ``funnels``, exactly as the picture would: take a copy rather than work them out again.
+    funnels = dict(sight.funnels)
+    logs = {n: s.log for n, s in own.items()}
+    logs.update({n: blank_log(n, classes[n]) for n in enemy})
     return Picture(view, scale, own, enemy, classes, poses, funnels, logs, sight)
 
 
-__all__ = ["FLOTILLA_TYPES", "Picture", "build_picture", "is_flotilla"]
+def _base_size(
+    scale: Scale, cls: ShipClass, memo: dict[str, tuple[float, float]]
+) -> tuple[float, float]:
+    """``scale.base_size_m(cls)``, remembered in ``memo`` by class name for one picture."""
+    size = memo.get(cls.name)
+    if size is None:
+        size = memo[cls.name] = scale.base_size_m(cls)
+    return size
+
+
+#: One fresh log per ship class, by class name: the pattern :func:`blank_log` copies. A pure
+#: cache: a fresh log depends only on its class (a frozen value), and the patterns are never
+#: handed out, only copies of them.
+_BLANK_LOGS: dict[str, ShipLog] = {}
+
+
+def blank_log(name: str, cls: ShipClass) -> ShipLog:
+    """A fresh, unmarked log of ``cls`` named ``name`` with no side: what an enemy is stood in
+    by. Equal to ``ShipLog(name, cls, "")`` but copied from a per-class pattern, which is
+    several times cheaper than building every box again."""
+    pattern = _BLANK_LOGS.get(cls.name)
+    if pattern is None or pattern.cls is not cls:
+        pattern = _BLANK_LOGS[cls.name] = ShipLog(cls.name, cls, "")
+    log = pattern.copy()
+    log.name = name
+    return log
+
+
+__all__ = ["FLOTILLA_TYPES", "Picture", "blank_log", "build_picture", "is_flotilla"]
