@@ -1,8 +1,8 @@
 """The admiral's picture: its cached short cuts give what the plain construction gives (BF6-LOS-01).
 
 ``build_picture`` copies enemy stand-in logs from a per-class pattern (``blank_log``), looks each
-class's base up once, and takes the funnels from the sight lines; these tests build the same
-picture the slow way and compare.
+class's base up once, and builds the sight lines only when first asked for; these tests build the
+same picture the slow way and compare.
 """
 
 from __future__ import annotations
@@ -52,3 +52,21 @@ def test_blank_logs_are_fresh_and_independent() -> None:
     assert second.dc_dice == len(second.dc_boxes)
     third = blank_log("Mikasa", cls)
     assert third == ShipLog("Mikasa", cls, "")
+
+
+def test_sight_lines_are_built_once_when_first_asked_for() -> None:
+    """BF6-LOS-01: the lazily built sight lines answer as ones built from the same poses and
+    sizes at once, and the picture keeps the one it built."""
+    from battleline.rulesets.bf1900.los import SightLines
+
+    game = new_game("tsushima-1905", 2)
+    picture = build_picture(view(game, game.state.sides[0]))
+    assert "sight" not in picture.__dict__
+    sight = picture.sight
+    assert picture.sight is sight
+    eager = SightLines(picture.poses, picture.sizes)
+    names = list(picture.poses)
+    for a in names:
+        for b in names:
+            if a != b:
+                assert sight.blockers(a, b) == eager.blockers(a, b)

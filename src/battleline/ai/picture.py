@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 from battleline.engine.geometry import Pose
 from battleline.engine.view import Contact, OwnShip, SideView
@@ -19,6 +20,7 @@ from battleline.rulesets.bf1900.scales import Scale, get_scale
 from battleline.rulesets.bf1900.scenario import lookup_class
 from battleline.rulesets.bf1900.ship import ShipClass, ShipType
 from battleline.rulesets.bf1900.shiplog import ShipLog
+from battleline.rulesets.bf1900.table import funnel_point
 
 #: Ship types that fight as flotillas: they run in and launch torpedoes (BF6-CMD-30).
 FLOTILLA_TYPES = frozenset({ShipType.DESTROYER.value, ShipType.TORPEDO_BOAT.value, "TGB"})
@@ -43,7 +45,16 @@ class Picture:
     poses: dict[str, Pose]
     funnels: dict[str, Point]
     logs: dict[str, ShipLog]
-    sight: SightLines
+    #: Every ship's base (length, width) in metres, as the scale gives it for its type.
+    sizes: dict[str, tuple[float, float]]
+
+    @cached_property
+    def sight(self) -> SightLines:
+        """Line of sight between the ships on the table (BF6-LOS-01), built when first asked
+        for: only the gunnery planners look, so the command, torpedo and damage-control
+        pictures never pay for the index. The picture's poses and sizes never change, so a
+        late build sees what an early one would."""
+        return SightLines(self.poses, self.sizes)
 
     @property
     def turn(self) -> int:
@@ -64,7 +75,7 @@ class Picture:
 
 
 def build_picture(view: SideView) -> Picture:
-    """The picture of ``view``: poses, funnels, class values and sight lines."""
+    """The picture of ``view``: poses, funnels, class values (and, when asked, sight lines)."""
     scale = get_scale(view.scale)
     own = {s.name: s for s in view.own if not s.log.sunk}
     enemy = {c.name: c for c in view.contacts}
@@ -74,13 +85,10 @@ def build_picture(view: SideView) -> Picture:
     poses.update({n: c.pose for n, c in enemy.items()})
     base_of: dict[str, tuple[float, float]] = {}  # a fleet has few classes: one lookup each
     sizes = {n: _base_size(scale, cls, base_of) for n, cls in classes.items()}
-    sight = SightLines(poses, sizes)
-    # SightLines puts every ship's forward funnel (funnel_point of pose and base length) in
-    # ``funnels``, exactly as the picture would: take a copy rather than work them out again.
-    funnels = dict(sight.funnels)
+    funnels = {n: funnel_point(poses[n], sizes[n][0]) for n in poses}
     logs = {n: s.log for n, s in own.items()}
     logs.update({n: blank_log(n, classes[n]) for n in enemy})
-    return Picture(view, scale, own, enemy, classes, poses, funnels, logs, sight)
+    return Picture(view, scale, own, enemy, classes, poses, funnels, logs, sizes)
 
 
 def _base_size(
