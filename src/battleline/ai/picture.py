@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 from battleline.engine.geometry import Pose
 from battleline.engine.view import Contact, OwnShip, SideView
@@ -44,7 +45,16 @@ class Picture:
     poses: dict[str, Pose]
     funnels: dict[str, Point]
     logs: dict[str, ShipLog]
-    sight: SightLines
+    #: Every ship's base (length, width) in metres, as the scale gives it for its type.
+    sizes: dict[str, tuple[float, float]]
+
+    @cached_property
+    def sight(self) -> SightLines:
+        """Line of sight between the ships on the table (BF6-LOS-01), built when first asked
+        for: only the gunnery planners look, so the command, torpedo and damage-control
+        pictures never pay for the index. The picture's poses and sizes never change, so a
+        late build sees what an early one would."""
+        return SightLines(self.poses, self.sizes)
 
     @property
     def turn(self) -> int:
@@ -65,7 +75,7 @@ class Picture:
 
 
 def build_picture(view: SideView) -> Picture:
-    """The picture of ``view``: poses, funnels, class values and sight lines."""
+    """The picture of ``view``: poses, funnels, class values (and, when asked, sight lines)."""
     scale = get_scale(view.scale)
     own = {s.name: s for s in view.own if not s.log.sunk}
     enemy = {c.name: c for c in view.contacts}
@@ -73,12 +83,40 @@ def build_picture(view: SideView) -> Picture:
     classes.update({n: lookup_class(c.cls) for n, c in enemy.items()})
     poses = {n: s.pose for n, s in own.items()}
     poses.update({n: c.pose for n, c in enemy.items()})
-    sizes = {n: scale.base_size_m(cls) for n, cls in classes.items()}
+    base_of: dict[str, tuple[float, float]] = {}  # a fleet has few classes: one lookup each
+    sizes = {n: _base_size(scale, cls, base_of) for n, cls in classes.items()}
     funnels = {n: funnel_point(poses[n], sizes[n][0]) for n in poses}
     logs = {n: s.log for n, s in own.items()}
-    logs.update({n: ShipLog(n, classes[n], "") for n in enemy})
-    sight = SightLines(poses, sizes)
-    return Picture(view, scale, own, enemy, classes, poses, funnels, logs, sight)
+    logs.update({n: blank_log(n, classes[n]) for n in enemy})
+    return Picture(view, scale, own, enemy, classes, poses, funnels, logs, sizes)
 
 
-__all__ = ["FLOTILLA_TYPES", "Picture", "build_picture", "is_flotilla"]
+def _base_size(
+    scale: Scale, cls: ShipClass, memo: dict[str, tuple[float, float]]
+) -> tuple[float, float]:
+    """``scale.base_size_m(cls)``, remembered in ``memo`` by class name for one picture."""
+    size = memo.get(cls.name)
+    if size is None:
+        size = memo[cls.name] = scale.base_size_m(cls)
+    return size
+
+
+#: One fresh log per ship class, by class name: the pattern :func:`blank_log` copies. A pure
+#: cache: a fresh log depends only on its class (a frozen value), and the patterns are never
+#: handed out, only copies of them.
+_BLANK_LOGS: dict[str, ShipLog] = {}
+
+
+def blank_log(name: str, cls: ShipClass) -> ShipLog:
+    """A fresh, unmarked log of ``cls`` named ``name`` with no side: what an enemy is stood in
+    by. Equal to ``ShipLog(name, cls, "")`` but copied from a per-class pattern, which is
+    several times cheaper than building every box again."""
+    pattern = _BLANK_LOGS.get(cls.name)
+    if pattern is None or pattern.cls is not cls:
+        pattern = _BLANK_LOGS[cls.name] = ShipLog(cls.name, cls, "")
+    log = pattern.copy()
+    log.name = name
+    return log
+
+
+__all__ = ["FLOTILLA_TYPES", "Picture", "blank_log", "build_picture", "is_flotilla"]

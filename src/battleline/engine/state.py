@@ -105,8 +105,44 @@ class GameState:
         new.plans = None if self.plans is None else dict(self.plans)  # orders are frozen
         new.shell_sets = list(self.shell_sets)
         new.torpedo_hits = list(self.torpedo_hits)
-        new.extra = copy.deepcopy(self.extra)
+        new.extra = copy_extra(self.extra)
         return new
+
+
+#: Types ``copy.deepcopy`` returns as they are (immutable leaves of JSON-like data).
+_ATOMIC = frozenset({type(None), bool, int, float, str})
+
+
+def copy_extra(extra: dict[str, Any]) -> dict[str, Any]:
+    """``copy.deepcopy(extra)``, faster for what ``GameState.extra`` holds (JSON-like data).
+
+    Plain dicts are rebuilt here, their atomic keys and values (None, bool, int, float, str)
+    shared as ``deepcopy`` shares them; anything else goes to ``copy.deepcopy`` with the same
+    memo, and a dict met twice is copied once, so the result is exactly ``deepcopy``'s, sharing
+    included (``tests/engine/test_state_copy.py``).
+    """
+    if type(extra) is not dict:
+        return copy.deepcopy(extra)
+    new: dict[str, Any] = _deepcopy_dict(extra, {})
+    return new
+
+
+def _deepcopy_dict(value: dict[Any, Any], memo: dict[int, Any]) -> dict[Any, Any]:
+    """One plain dict of :func:`copy_extra`, keyed in ``memo`` by ``id`` as ``deepcopy`` does."""
+    found: dict[Any, Any] | None = memo.get(id(value))
+    if found is not None:
+        return found
+    new: dict[Any, Any] = {}
+    memo[id(value)] = new
+    for key, item in value.items():
+        if type(key) not in _ATOMIC:
+            key = copy.deepcopy(key, memo)
+        if type(item) is dict:
+            item = _deepcopy_dict(item, memo)
+        elif type(item) not in _ATOMIC:
+            item = copy.deepcopy(item, memo)
+        new[key] = item
+    return new
 
 
 def _plain(value: Any) -> Any:

@@ -1,0 +1,72 @@
+"""The admiral's picture: its cached short cuts give what the plain construction gives (BF6-LOS-01).
+
+``build_picture`` copies enemy stand-in logs from a per-class pattern (``blank_log``), looks each
+class's base up once, and builds the sight lines only when first asked for; these tests build the
+same picture the slow way and compare.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from battleline.ai.picture import blank_log, build_picture
+from battleline.engine import new_game, view
+from battleline.rulesets.bf1900.scales import get_scale
+from battleline.rulesets.bf1900.scenario import lookup_class
+from battleline.rulesets.bf1900.shiplog import Mark, ShipLog
+from battleline.rulesets.bf1900.table import funnel_point
+
+
+@pytest.mark.parametrize("scenario", ["cruiser-duel", "tsushima-1905", "destroyer-attack"])
+def test_picture_equals_the_plain_construction(scenario: str) -> None:
+    """Classes, sizes, funnels (BF6-LOS-01: sight runs funnel to funnel) and stand-in logs as
+    the picture would work them out one ship at a time."""
+    game = new_game(scenario, 5)
+    for side in game.state.sides:
+        shown = view(game, side)
+        picture = build_picture(shown)
+        scale = get_scale(shown.scale)
+        classes = {s.name: s.log.cls for s in shown.own if not s.log.sunk}
+        classes.update({c.name: lookup_class(c.cls) for c in shown.contacts})
+        assert picture.classes == classes
+        assert list(picture.funnels) == list(picture.poses) == list(classes)
+        for name, cls in classes.items():
+            length = scale.base_size_m(cls)[0]
+            assert picture.funnels[name] == funnel_point(picture.poses[name], length)
+        for contact in shown.contacts:
+            stand_in = picture.logs[contact.name]
+            assert stand_in == ShipLog(contact.name, classes[contact.name], "")
+        for ship in shown.own:
+            assert picture.logs[ship.name] is ship.log
+
+
+def test_blank_logs_are_fresh_and_independent() -> None:
+    """Two stand-ins of one class share no marks: marking one leaves the other (and the next
+    one made) unmarked."""
+    cls = lookup_class("Mikasa")
+    first = blank_log("Mikasa", cls)
+    second = blank_log("Asahi", cls)
+    assert second.name == "Asahi" and second.side == ""
+    first.dc_boxes[0] = Mark.DAMAGED
+    first.propulsion.damage()
+    assert second.dc_dice == len(second.dc_boxes)
+    third = blank_log("Mikasa", cls)
+    assert third == ShipLog("Mikasa", cls, "")
+
+
+def test_sight_lines_are_built_once_when_first_asked_for() -> None:
+    """BF6-LOS-01: the lazily built sight lines answer as ones built from the same poses and
+    sizes at once, and the picture keeps the one it built."""
+    from battleline.rulesets.bf1900.los import SightLines
+
+    game = new_game("tsushima-1905", 2)
+    picture = build_picture(view(game, game.state.sides[0]))
+    assert "sight" not in picture.__dict__
+    sight = picture.sight
+    assert picture.sight is sight
+    eager = SightLines(picture.poses, picture.sizes)
+    names = list(picture.poses)
+    for a in names:
+        for b in names:
+            if a != b:
+                assert sight.blockers(a, b) == eager.blockers(a, b)
