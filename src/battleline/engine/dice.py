@@ -53,30 +53,37 @@ class Dice(Protocol):
 
 
 class _DiceBase:
-    """Shared recording logic: every value passes through :meth:`_record`."""
+    """Shared recording logic: every value passes through :meth:`_record`.
+
+    The history is kept as plain ``(purpose, sides, value, index)`` tuples, cheap to append on
+    every roll; :attr:`history` builds the :class:`DieRoll` records when someone asks for them.
+    """
 
     def __init__(self, log: EventLog | None = None) -> None:
         self.log = log
         self.draws = 0
-        self.history: list[DieRoll] = []
+        self._rolls: list[tuple[str, int, int, int]] = []
+
+    @property
+    def history(self) -> list[DieRoll]:
+        """Every die rolled so far, oldest first."""
+        return [DieRoll(*r) for r in self._rolls]
 
     def _next(self, sides: int) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _record(self, value: int, sides: int, purpose: str, ship: str | None) -> int:
-        roll = DieRoll(purpose, sides, value, self.draws)
-        self.draws += 1
-        self.history.append(roll)
-        if self.log is not None:
-            who = f"{ship}: " if ship else ""
-            self.log.emit(
-                EventKind.ROLL,
-                f"{who}{purpose} rolls {value} (d{sides})",
-                ship=ship,
-                purpose=purpose,
-                sides=sides,
-                value=value,
+        index = self.draws
+        self.draws = index + 1
+        self._rolls.append((purpose, sides, value, index))
+        log = self.log
+        if log is not None:
+            text = (
+                f"{ship}: {purpose} rolls {value} (d{sides})"
+                if ship
+                else f"{purpose} rolls {value} (d{sides})"
             )
+            log.emit(EventKind.ROLL, text, ship=ship, purpose=purpose, sides=sides, value=value)
         return value
 
     def roll(self, sides: int, purpose: str, *, ship: str | None = None) -> int:
@@ -85,7 +92,8 @@ class _DiceBase:
         return self._record(self._next(sides), sides, purpose, ship)
 
     def rolls(self, n: int, sides: int, purpose: str, *, ship: str | None = None) -> list[int]:
-        return [self.roll(sides, purpose, ship=ship) for _ in range(n)]
+        roll = self.roll
+        return [roll(sides, purpose, ship=ship) for _ in range(n)]
 
     def d6(self, purpose: str, *, ship: str | None = None) -> int:
         return self.roll(6, purpose, ship=ship)
@@ -114,12 +122,23 @@ class SeededDice(_DiceBase):
         return entropy if isinstance(entropy, int) else None
 
     def _next(self, sides: int) -> int:
-        if self._pos >= len(self._buffer):
+        pos = self._pos
+        if pos >= len(self._buffer):
             self._buffer = self._rng.random(_BLOCK).tolist()
-            self._pos = 0
-        u = self._buffer[self._pos]
-        self._pos += 1
-        return 1 + int(u * sides)
+            pos = 0
+        self._pos = pos + 1
+        return 1 + int(self._buffer[pos] * sides)
+
+    def roll(self, sides: int, purpose: str, *, ship: str | None = None) -> int:
+        """One die; :meth:`_next` inlined, as this is the hottest call of a battle."""
+        if sides < 1:
+            raise ValueError(f"a die needs at least one side, not {sides}")
+        pos = self._pos
+        if pos >= len(self._buffer):
+            self._buffer = self._rng.random(_BLOCK).tolist()
+            pos = 0
+        self._pos = pos + 1
+        return self._record(1 + int(self._buffer[pos] * sides), sides, purpose, ship)
 
     def spawn(self, n: int) -> list[np.random.SeedSequence]:
         """Independent child seed sequences (for AI admirals or Monte Carlo runs)."""

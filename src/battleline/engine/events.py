@@ -79,6 +79,52 @@ class Event:
         return out
 
 
+class _EventDraft:
+    """An unfrozen twin of :class:`Event` (same slots in the same order) for :func:`new_event`."""
+
+    __slots__ = Event.__slots__
+
+    def __init__(
+        self,
+        kind: EventKind,
+        text: str,
+        turn: int,
+        phase: str,
+        ship: str | None,
+        side: str | None,
+        data: Mapping[str, Any],
+    ) -> None:
+        self.kind = kind
+        self.text = text
+        self.turn = turn
+        self.phase = phase
+        self.ship = ship
+        self.side = side
+        self.data = data
+
+
+def new_event(
+    kind: EventKind,
+    text: str,
+    turn: int,
+    phase: str,
+    ship: str | None,
+    side: str | None,
+    data: Mapping[str, Any],
+) -> Event:
+    """``Event(kind, text, turn, phase, ship, side, data)``, about three times cheaper.
+
+    A frozen dataclass sets each field through ``object.__setattr__``, which is slow, and a battle
+    makes tens of thousands of events. This fills an :class:`_EventDraft` with plain slot stores
+    and then turns it into an :class:`Event`: the two classes have the same slots, so the
+    ``__class__`` switch is allowed, and the result is an ordinary frozen :class:`Event` (equal to
+    the one the constructor makes, with the same ``repr``, ``to_dict`` and immutability).
+    """
+    draft = _EventDraft(kind, text, turn, phase, ship, side, data)
+    draft.__class__ = Event  # type: ignore[assignment]
+    return draft  # type: ignore[return-value]
+
+
 class EventLog:
     """An append-only list of events that stamps each one with the current turn and phase."""
 
@@ -97,7 +143,7 @@ class EventLog:
         **data: Any,
     ) -> Event:
         """Record and return a new event."""
-        event = Event(kind, text, self.turn, self.phase, ship, side, data)
+        event = new_event(kind, text, self.turn, self.phase, ship, side, data)
         self.events.append(event)
         return event
 
