@@ -12,6 +12,7 @@ confirmed with the scalar formula. A heading is thus refused exactly when the lo
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
@@ -49,12 +50,18 @@ def predicted_track(
 
     The arithmetic is that of a point-by-point walk; the arc's end and the sines of a heading are
     worked out once rather than for every point (the same floating-point operations, so the same
-    numbers).
+    numbers). Without a turn (no turning circle, on course already) every point lies ahead.
     """
     delta = math.radians(signed_angle(heading - pose.heading))
     arc = min(distance_m, radius_m * abs(delta)) if radius_m > 0 else 0.0
     h0 = math.radians(pose.heading)
     start = (pose.x, pose.y, math.sin(h0), math.cos(h0))
+    if arc <= 0:
+        x, y, sin_h, cos_h = start
+        return [
+            (x + r * sin_h, y + r * cos_h)
+            for r in [max(0.0, s - arc) for s in stations(distance_m)]
+        ]
     end: tuple[float, float, float, float] | None = None  # where the arc ends, once reached
     out = []
     for s_m in stations(distance_m):
@@ -171,9 +178,11 @@ def _runs_close(
     return False
 
 
-def stations(distance_m: float) -> list[float]:
-    """How far along a run of ``distance_m`` its predicted points lie, in order."""
-    return sorted({min(FIRST_LOOK_M, distance_m), *(distance_m * f for f in FRACTIONS)})
+@functools.lru_cache(maxsize=1024)
+def stations(distance_m: float) -> tuple[float, ...]:
+    """How far along a run of ``distance_m`` its predicted points lie, in order (cached: a pure
+    function of one float; runs repeat from ship to ship and turn to turn)."""
+    return tuple(sorted({min(FIRST_LOOK_M, distance_m), *(distance_m * f for f in FRACTIONS)}))
 
 
 def track_grid(
