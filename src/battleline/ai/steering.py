@@ -124,8 +124,8 @@ def steer_clear(
     rows, cols = np.flatnonzero(reach.any(axis=1)), np.flatnonzero(reach.any(axis=0))
     ships = [poses[i] for i in rows.tolist()]
     obs, now = obs[cols], now[np.ix_(rows, cols)]
-    grid = track_grid(ships, headings, distance_m, radius_m)
-    surely, maybe = _near_misses(grid, obs, now)
+    xs, ys = track_grid(ships, headings, distance_m, radius_m)
+    surely, maybe = _near_misses(xs, ys, obs, now)
     for i, heading in enumerate(headings):
         if surely[i]:
             continue
@@ -136,10 +136,10 @@ def steer_clear(
     return wanted
 
 
-def _near_misses(grid: Points, obs: Points, now: Points) -> tuple[list[bool], Mask]:
-    """For tracks ``grid`` (headings, ships, points, 2), obstacles ``obs`` and the ships' present
-    distances ``now`` to them: which headings surely run too close, and which (ship, point,
-    obstacle) of each heading may.
+def _near_misses(xs: Points, ys: Points, obs: Points, now: Points) -> tuple[list[bool], Mask]:
+    """For track points ``xs``, ``ys`` (headings, ships, points), obstacles ``obs`` and the
+    ships' present distances ``now`` to them: which headings surely run too close, and which
+    (ship, point, obstacle) of each heading may.
 
     A pair runs too close when its distance is below both :data:`CLEARANCE_M` and ``now``. The
     limits are widened (``maybe``) or narrowed (``surely``) by :data:`_SLACK` and
@@ -147,7 +147,7 @@ def _near_misses(grid: Points, obs: Points, now: Points) -> tuple[list[bool], Ma
     on the wrong side: ``surely`` holds only where the exact test would refuse the heading, and
     ``maybe`` holds wherever it could.
     """
-    dx, dy = grid[..., 0, None] - obs[:, 0], grid[..., 1, None] - obs[:, 1]
+    dx, dy = xs[..., None] - obs[:, 0], ys[..., None] - obs[:, 1]
     gap2 = dx * dx + dy * dy  # (headings, ships, points, obstacles)
     outer = np.minimum(now * (1.0 + _SLACK) + _SLACK_M, CLEARANCE_M + _SLACK_M)
     inner = np.maximum(np.minimum(now * (1.0 - _SLACK) - _SLACK_M, CLEARANCE_M - _SLACK_M), 0.0)
@@ -187,35 +187,35 @@ def stations(distance_m: float) -> tuple[float, ...]:
 
 def track_grid(
     poses: Sequence[Pose], headings: Sequence[float], distance_m: float, radius_m: float = 0.0
-) -> Points:
-    """:func:`predicted_track` of every ship on every heading at once, an array of shape
-    ``(headings, ships, points, 2)``.
+) -> tuple[Points, Points]:
+    """:func:`predicted_track` of every ship on every heading at once: the points' ``x`` and
+    ``y``, each an array of shape ``(headings, ships, points)``.
 
     The same formulae with ``numpy``'s sines, which may differ from :mod:`math`'s in the last
     bit: good to a small fraction of a millimetre, not bit for bit (see :data:`_SLACK_M`). The
-    turn's direction is decided exactly as in :func:`predicted_track` (``numpy.mod`` is Python's
-    ``%``), so a track never swings to the other side.
+    turn's direction is decided exactly as in :func:`predicted_track` (``%`` on arrays is
+    Python's ``%``), so a track never swings to the other side.
     """
-    h0 = np.radians([p.heading for p in poses])[None, :, None]  # (1, ships, 1)
-    x0 = np.array([p.x for p in poses])[None, :, None]
-    y0 = np.array([p.y for p in poses])[None, :, None]
-    at = np.array(stations(distance_m))[None, None, :]  # (1, 1, points)
-    turn = np.mod(np.array(headings)[:, None] - np.array([p.heading for p in poses]), 360.0)
-    turn = np.where(turn == 360.0, 0.0, turn)
-    delta = np.radians(np.where(turn > 180.0, turn - 360.0, turn))[:, :, None]
+    x0, y0, course = np.array([(p.x, p.y, p.heading) for p in poses], dtype=np.float64).T
+    h0 = np.radians(course)[:, None]  # (ships, 1)
+    at = np.array(stations(distance_m))  # (points,)
+    turn = np.subtract.outer(np.array(headings, dtype=np.float64), course) % 360.0
+    turn[turn == 360.0] = 0.0
+    turn[turn > 180.0] -= 360.0
+    delta = np.radians(turn)[:, :, None]  # (headings, ships, 1)
     if radius_m > 0:
-        arc = np.minimum(distance_m, radius_m * np.abs(delta))  # (headings, ships, 1)
-        turned = np.minimum(at, arc) / radius_m * np.where(delta > 0, 1.0, -1.0)
+        arc = np.minimum(distance_m, radius_m * np.abs(delta))
+        turned = np.copysign(np.minimum(at, arc) / radius_m, delta)  # (headings, ships, points)
     else:
         arc = np.zeros_like(delta)
-        turned = np.zeros_like(delta * at)
-    chord = 2.0 * radius_m * np.sin(np.abs(turned) / 2.0)
+        turned = np.zeros(delta.shape[:2] + at.shape)
+    chord = (2.0 * radius_m) * np.sin(np.abs(turned) / 2.0)
     mean = h0 + turned / 2.0
     h = h0 + turned
     rest = np.maximum(0.0, at - arc)
-    x = x0 + chord * np.sin(mean) + rest * np.sin(h)
-    y = y0 + chord * np.cos(mean) + rest * np.cos(h)
-    return np.stack(np.broadcast_arrays(x, y), axis=-1)
+    x = x0[:, None] + chord * np.sin(mean) + rest * np.sin(h)
+    y = y0[:, None] + chord * np.cos(mean) + rest * np.cos(h)
+    return x, y
 
 
 class ObstacleTable:
