@@ -144,10 +144,11 @@ def test_track_grid_lays_out_every_ships_track_on_every_heading(
     ships: list[Pose], headings: list[float], run: float, radius: float
 ) -> None:
     """The array of all tracks agrees with the exact tracks to well under a millimetre."""
-    grid = track_grid(ships, headings, run, radius)
-    exact = [[reference_track(p, h, run, radius) for p in ships] for h in headings]
-    assert grid.shape == (len(headings), len(ships), len(exact[0][0]), 2)
-    assert np.allclose(grid, np.array(exact), rtol=0.0, atol=1e-7)
+    xs, ys = track_grid(ships, headings, run, radius)
+    exact = np.array([[reference_track(p, h, run, radius) for p in ships] for h in headings])
+    assert xs.shape == ys.shape == exact.shape[:3]
+    assert np.allclose(xs, exact[..., 0], rtol=0.0, atol=1e-7)
+    assert np.allclose(ys, exact[..., 1], rtol=0.0, atol=1e-7)
 
 
 @settings(max_examples=400)

@@ -51,6 +51,7 @@ from battleline.rulesets.bf1900.movement import turn_radius_m
 #: Event data an admiral may read from its own shots: where the marker lies, whose, at whom.
 #: (The measured ranges the umpire also records are never read.)
 SHOT_KINDS = (EventKind.SPLASH, EventKind.HIT_ZONE)
+_MOVE, _COLLISION, _HIT_ZONE = EventKind.MOVE, EventKind.COLLISION, EventKind.HIT_ZONE
 #: The shortest run a division's next move is planned for, metres.
 MIN_LOOKAHEAD_M = 400.0
 #: The run expected of a ship whose last move the admiral did not see (the enemy's), metres.
@@ -118,17 +119,22 @@ class FleetAdmiral:
     # -- memory ---------------------------------------------------------------------------
 
     def remember(self, picture: Picture) -> None:
-        """Take in the view's new events: own ships' moves and the fall of own salvos."""
+        """Take in the view's new events: own ships' moves and the fall of own salvos.
+
+        (The event kinds are module constants: looking a member up on the enum class for each of
+        the thousands of events a view carries costs more than the rest of the loop.)
+        """
         for event in picture.view.events:
-            if event.kind is EventKind.MOVE and event.ship in picture.own:
+            kind = event.kind
+            if kind is _MOVE and event.ship in picture.own:
                 if "distance_m" in event.data:  # not the "turns only ..." note (BF6-CMD-12)
                     self.last_moves[event.ship] = float(event.data["distance_m"])
-            elif event.kind is EventKind.COLLISION:
+            elif kind is _COLLISION:
                 pair = (str(event.ship), str(event.data.get("other")))
                 for ship, other in (pair, pair[::-1]):
                     if ship in picture.own:
                         self.bumped[ship] = (event.turn, other)
-            elif event.kind in SHOT_KINDS:
+            elif kind in SHOT_KINDS:
                 firer, target = str(event.data.get("firer")), str(event.data.get("target"))
                 key = (event.turn, firer, target)
                 if key in self._seen_shots or firer not in picture.own:
@@ -136,7 +142,7 @@ class FleetAdmiral:
                 if target not in picture.funnels:
                     continue
                 self._seen_shots.add(key)
-                if event.kind is EventKind.HIT_ZONE:
+                if kind is _HIT_ZONE:
                     fall = Fall.HIT
                 else:
                     marker = (float(event.data["x"]), float(event.data["y"]))

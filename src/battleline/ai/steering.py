@@ -12,6 +12,7 @@ confirmed with the scalar formula. A heading is thus refused exactly when the lo
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
@@ -49,12 +50,18 @@ def predicted_track(
 
     The arithmetic is that of a point-by-point walk; the arc's end and the sines of a heading are
     worked out once rather than for every point (the same floating-point operations, so the same
-    numbers).
+    numbers). Without a turn (no turning circle, on course already) every point lies ahead.
     """
     delta = math.radians(signed_angle(heading - pose.heading))
     arc = min(distance_m, radius_m * abs(delta)) if radius_m > 0 else 0.0
     h0 = math.radians(pose.heading)
     start = (pose.x, pose.y, math.sin(h0), math.cos(h0))
+    if arc <= 0:
+        x, y, sin_h, cos_h = start
+        return [
+            (x + r * sin_h, y + r * cos_h)
+            for r in [max(0.0, s - arc) for s in stations(distance_m)]
+        ]
     end: tuple[float, float, float, float] | None = None  # where the arc ends, once reached
     out = []
     for s_m in stations(distance_m):
@@ -117,8 +124,8 @@ def steer_clear(
     rows, cols = np.flatnonzero(reach.any(axis=1)), np.flatnonzero(reach.any(axis=0))
     ships = [poses[i] for i in rows.tolist()]
     obs, now = obs[cols], now[np.ix_(rows, cols)]
-    grid = track_grid(ships, headings, distance_m, radius_m)
-    surely, maybe = _near_misses(grid, obs, now)
+    xs, ys = track_grid(ships, headings, distance_m, radius_m)
+    surely, maybe = _near_misses(xs, ys, obs, now)
     for i, heading in enumerate(headings):
         if surely[i]:
             continue
@@ -129,10 +136,10 @@ def steer_clear(
     return wanted
 
 
-def _near_misses(grid: Points, obs: Points, now: Points) -> tuple[list[bool], Mask]:
-    """For tracks ``grid`` (headings, ships, points, 2), obstacles ``obs`` and the ships' present
-    distances ``now`` to them: which headings surely run too close, and which (ship, point,
-    obstacle) of each heading may.
+def _near_misses(xs: Points, ys: Points, obs: Points, now: Points) -> tuple[list[bool], Mask]:
+    """For track points ``xs``, ``ys`` (headings, ships, points), obstacles ``obs`` and the
+    ships' present distances ``now`` to them: which headings surely run too close, and which
+    (ship, point, obstacle) of each heading may.
 
     A pair runs too close when its distance is below both :data:`CLEARANCE_M` and ``now``. The
     limits are widened (``maybe``) or narrowed (``surely``) by :data:`_SLACK` and
@@ -140,7 +147,7 @@ def _near_misses(grid: Points, obs: Points, now: Points) -> tuple[list[bool], Ma
     on the wrong side: ``surely`` holds only where the exact test would refuse the heading, and
     ``maybe`` holds wherever it could.
     """
-    dx, dy = grid[..., 0, None] - obs[:, 0], grid[..., 1, None] - obs[:, 1]
+    dx, dy = xs[..., None] - obs[:, 0], ys[..., None] - obs[:, 1]
     gap2 = dx * dx + dy * dy  # (headings, ships, points, obstacles)
     outer = np.minimum(now * (1.0 + _SLACK) + _SLACK_M, CLEARANCE_M + _SLACK_M)
     inner = np.maximum(np.minimum(now * (1.0 - _SLACK) - _SLACK_M, CLEARANCE_M - _SLACK_M), 0.0)
@@ -171,42 +178,44 @@ def _runs_close(
     return False
 
 
-def stations(distance_m: float) -> list[float]:
-    """How far along a run of ``distance_m`` its predicted points lie, in order."""
-    return sorted({min(FIRST_LOOK_M, distance_m), *(distance_m * f for f in FRACTIONS)})
+@functools.lru_cache(maxsize=1024)
+def stations(distance_m: float) -> tuple[float, ...]:
+    """How far along a run of ``distance_m`` its predicted points lie, in order (cached: a pure
+    function of one float; runs repeat from ship to ship and turn to turn)."""
+    return tuple(sorted({min(FIRST_LOOK_M, distance_m), *(distance_m * f for f in FRACTIONS)}))
 
 
 def track_grid(
     poses: Sequence[Pose], headings: Sequence[float], distance_m: float, radius_m: float = 0.0
-) -> Points:
-    """:func:`predicted_track` of every ship on every heading at once, an array of shape
-    ``(headings, ships, points, 2)``.
+) -> tuple[Points, Points]:
+    """:func:`predicted_track` of every ship on every heading at once: the points' ``x`` and
+    ``y``, each an array of shape ``(headings, ships, points)``.
 
     The same formulae with ``numpy``'s sines, which may differ from :mod:`math`'s in the last
     bit: good to a small fraction of a millimetre, not bit for bit (see :data:`_SLACK_M`). The
-    turn's direction is decided exactly as in :func:`predicted_track` (``numpy.mod`` is Python's
-    ``%``), so a track never swings to the other side.
+    turn's direction is decided exactly as in :func:`predicted_track` (``%`` on arrays is
+    Python's ``%``), so a track never swings to the other side.
     """
-    h0 = np.radians([p.heading for p in poses])[None, :, None]  # (1, ships, 1)
-    x0 = np.array([p.x for p in poses])[None, :, None]
-    y0 = np.array([p.y for p in poses])[None, :, None]
-    at = np.array(stations(distance_m))[None, None, :]  # (1, 1, points)
-    turn = np.mod(np.array(headings)[:, None] - np.array([p.heading for p in poses]), 360.0)
-    turn = np.where(turn == 360.0, 0.0, turn)
-    delta = np.radians(np.where(turn > 180.0, turn - 360.0, turn))[:, :, None]
+    x0, y0, course = np.array([(p.x, p.y, p.heading) for p in poses], dtype=np.float64).T
+    h0 = np.radians(course)[:, None]  # (ships, 1)
+    at = np.array(stations(distance_m))  # (points,)
+    turn = np.subtract.outer(np.array(headings, dtype=np.float64), course) % 360.0
+    turn[turn == 360.0] = 0.0
+    turn[turn > 180.0] -= 360.0
+    delta = np.radians(turn)[:, :, None]  # (headings, ships, 1)
     if radius_m > 0:
-        arc = np.minimum(distance_m, radius_m * np.abs(delta))  # (headings, ships, 1)
-        turned = np.minimum(at, arc) / radius_m * np.where(delta > 0, 1.0, -1.0)
+        arc = np.minimum(distance_m, radius_m * np.abs(delta))
+        turned = np.copysign(np.minimum(at, arc) / radius_m, delta)  # (headings, ships, points)
     else:
         arc = np.zeros_like(delta)
-        turned = np.zeros_like(delta * at)
-    chord = 2.0 * radius_m * np.sin(np.abs(turned) / 2.0)
+        turned = np.zeros(delta.shape[:2] + at.shape)
+    chord = (2.0 * radius_m) * np.sin(np.abs(turned) / 2.0)
     mean = h0 + turned / 2.0
     h = h0 + turned
     rest = np.maximum(0.0, at - arc)
-    x = x0 + chord * np.sin(mean) + rest * np.sin(h)
-    y = y0 + chord * np.cos(mean) + rest * np.cos(h)
-    return np.stack(np.broadcast_arrays(x, y), axis=-1)
+    x = x0[:, None] + chord * np.sin(mean) + rest * np.sin(h)
+    y = y0[:, None] + chord * np.cos(mean) + rest * np.cos(h)
+    return x, y
 
 
 class ObstacleTable:

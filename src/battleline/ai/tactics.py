@@ -300,7 +300,11 @@ def checked_division_orders(
     picture: Picture, division: Division, tokens: list[str], last_moves: Mapping[str, float]
 ) -> list[str]:
     """The division's orders, dropping the speed and then the turn if the rules refuse them
-    (:func:`~battleline.rulesets.bf1900.command.plan_division_move` is the check)."""
+    (:func:`~battleline.rulesets.bf1900.command.plan_division_move` is the check).
+
+    The check is a pure function of the orders and the division, so an attempt the same as one
+    already refused, or a division the same as one already checked, is not checked again.
+    """
     poses = {s: picture.poses[s] for s in division.ships}
     logs = {s: picture.own[s].log for s in division.ships}
     scale = picture.scale
@@ -310,7 +314,10 @@ def checked_division_orders(
     candidates = [tokens]
     candidates.append([t for t in tokens if not t.startswith("SPD")])
     candidates.append([t for t in tokens if t.startswith(("SIG", "DROP"))])
+    refused: list[list[str]] = []
     for attempt in candidates:
+        if attempt in refused:
+            continue
         try:
             orders = parse_orders(" ".join(attempt))
             movement = [o for o in orders if o.movement]
@@ -320,11 +327,11 @@ def checked_division_orders(
             for o in orders:
                 if isinstance(o, DropOut) and o.ship in moving.ships and o.ship != moving.flagship:
                     moving = moving.without(o.ship)
-            for checked in (division, moving):
+            for checked in (division,) if moving is division else (division, moving):
                 plan_division_move(checked, movement, poses, logs, scale, moves)
             return attempt
         except BattlelineError:
-            continue
+            refused.append(attempt)
     return []
 
 
