@@ -69,12 +69,18 @@ _OPPOSITE = {
 
 def dc_plan(log: ShipLog) -> list[DCDeclaration]:
     """The most urgent declarations the ship's DC dice cover, each checked by the rules'
-    :func:`validate_declarations` (BF6-DC-02/04): an action refused is skipped."""
-    if not log.in_battle or log.dc_dice <= 0:
+    :func:`validate_declarations` (BF6-DC-02/04): an action refused is skipped.
+
+    The dice are counted once: nothing here changes the log. Each declaration is checked with
+    all those kept before it, as the rules check a ship's declarations together; there are never
+    more of them than the ship's DC dice.
+    """
+    dice = log.dc_dice if log.in_battle else 0
+    if dice <= 0:
         return []
     kept: list[DCDeclaration] = []
     for decl in dc_priorities(log):
-        if len(kept) >= log.dc_dice:
+        if len(kept) >= dice:
             break
         try:
             validate_declarations(log, [*kept, decl])

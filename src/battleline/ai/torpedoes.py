@@ -9,54 +9,97 @@ from collections.abc import Callable, Sequence
 
 from battleline.ai.picture import Picture, is_flotilla
 from battleline.ai.tactics import LAUNCH_FRACTION
+from battleline.engine.geometry import in_arc
+from battleline.engine.view import Contact, OwnShip
 from battleline.errors import BattlelineError
+from battleline.rulesets.bf1900.arcs import Arc
+from battleline.rulesets.bf1900.ship import TorpedoMount
 from battleline.rulesets.bf1900.torpedoes import (
     TorpedoLaunch,
-    bearing_arc,
+    launch_arcs,
     runs_shallow,
     validate_launches,
 )
 
 
+def _in_arcs(theta: float, arcs: Sequence[Arc]) -> bool:
+    """True if relative bearing ``theta`` lies in any of ``arcs`` (as :func:`bearing_arc`)."""
+    return any(in_arc(theta, *arc) for arc in arcs)
+
+
+def _torpedo_targets(picture: Picture, ship: OwnShip, targets: Sequence[Contact]) -> list[Contact]:
+    """The targets worth a ship's torpedoes, biggest then nearest first: only ships larger than
+    size 4 unless its torpedoes run shallow (BF6-TORP-06/07)."""
+    shallow = runs_shallow(ship.log.cls)
+    return sorted(
+        (c for c in targets if shallow or c.size > 4),
+        key=lambda c: (-c.size, picture.seen_m(ship.name, c.name), c.name),
+    )
+
+
+def _salvo(ship: OwnShip, mount: TorpedoMount, left: int) -> int:
+    """Torpedoes in one launch: a flotilla fires a beam mount's side or all a mount has left; a
+    big ship one at a time."""
+    flotilla = is_flotilla(ship.type)
+    if mount.position == "beam":
+        count = math.ceil(mount.tubes / 2) if flotilla else 1
+    else:
+        count = left if flotilla else 1
+    return min(count, left)
+
+
 def launch_plan(picture: Picture, eye: Callable[[float], float]) -> list[TorpedoLaunch]:
-    """Launches at the best target each loaded mount bears on and, by eye, can reach."""
+    """Launches at the best target each loaded mount bears on and, by eye, can reach.
+
+    Each target's relative bearing is worked out once per ship and each mount's arcs once, not
+    once per (mount, target) pair; ``eye`` is asked (and so draws from the admiral's generator)
+    only for a target in arc, in the order of mounts and targets.
+    """
     launches: list[TorpedoLaunch] = []
+    contacts = picture.targets()
+    poses = picture.poses
     for ship in picture.able():
-        log = ship.log
-        shallow = runs_shallow(log.cls)
-        targets = sorted(
-            (c for c in picture.targets() if shallow or c.size > 4),
-            key=lambda c: (-c.size, picture.seen_m(ship.name, c.name), c.name),
-        )
-        for mount in log.cls.torpedoes:
-            left = log.torpedoes_left.get(mount.key, 0)
-            if left <= 0:
-                continue
-            for c in targets:
-                there = picture.poses[c.name]
-                if bearing_arc(mount, ship.pose.bearing_to(there.x, there.y)) is None:
+        left_of = ship.log.torpedoes_left
+        loaded = [(m, left_of.get(m.key, 0)) for m in ship.log.cls.torpedoes]
+        loaded = [(m, left) for m, left in loaded if left > 0]
+        targets = _torpedo_targets(picture, ship, contacts) if loaded else []
+        if not targets:
+            continue
+        here = ship.pose
+        there = [poses[c.name] for c in targets]
+        thetas = [here.bearing_to(p.x, p.y) for p in there]
+        for mount, left in loaded:
+            arcs = launch_arcs(mount)
+            for c, pose, theta in zip(targets, there, thetas, strict=True):
+                if not _in_arcs(theta, arcs):
                     continue
-                if eye(ship.pose.distance_to(there)) > mount.range_m * LAUNCH_FRACTION:
+                if eye(here.distance_to(pose)) > mount.range_m * LAUNCH_FRACTION:
                     continue
-                flotilla = is_flotilla(ship.type)
-                if mount.position == "beam":
-                    count = math.ceil(mount.tubes / 2) if flotilla else 1
-                else:
-                    count = left if flotilla else 1
-                launches.append(TorpedoLaunch(ship.name, mount.key, c.name, min(count, left)))
+                launches.append(
+                    TorpedoLaunch(ship.name, mount.key, c.name, _salvo(ship, mount, left))
+                )
                 break
     return legal_launches(picture, launches)
 
 
 def legal_launches(picture: Picture, launches: Sequence[TorpedoLaunch]) -> list[TorpedoLaunch]:
-    """The launches the rules accept on the table as seen; a refused salvo is cut to one."""
+    """The launches the rules accept on the table as seen; a refused salvo is cut to one.
+
+    Each launch is checked with the launches already kept *for the same firer* only:
+    :func:`validate_launches` lets earlier launches count against a later one only by the same
+    firer (its tubes and its sides), so the answer is the one the whole list ``[*kept, launch]``
+    would give.
+    """
     kept: list[TorpedoLaunch] = []
+    by_firer: dict[str, list[TorpedoLaunch]] = {}
     for launch in launches:
+        mine = by_firer.setdefault(launch.firer, [])
         for attempt in (launch, TorpedoLaunch(launch.firer, launch.mount, launch.target, 1)):
             try:
-                validate_launches([*kept, attempt], picture.poses, picture.logs, picture.scale, ())
+                validate_launches([*mine, attempt], picture.poses, picture.logs, picture.scale, ())
             except BattlelineError:
                 continue
+            mine.append(attempt)
             kept.append(attempt)
             break
     return kept
