@@ -6,9 +6,10 @@ the base of any third ship, or land. Every ship still afloat blocks, including s
 sinking, until they go under (BF6-SINK-05); sunk ships are gone.
 
 :class:`SightLines` is built once per turn. It indexes the bases and land in the table's
-:class:`~battleline.rulesets.bf1900.table.Obstacles` (a shapely ``STRtree``), so a query only
-looks at the few bases near the line, and it caches every answer (sight is symmetric).
-:meth:`SightLines.prime` answers many pairs in one vectorised query, so 40 ships a side stay cheap.
+:class:`~battleline.rulesets.bf1900.table.Obstacles` (bounding boxes, then an exact segment
+test), so a query only looks at the few bases near the line, and it caches every answer (sight
+is symmetric).
+:meth:`SightLines.prime` answers many pairs in one call, so 40 ships a side stay cheap.
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from battleline.engine.geometry import Pose
 from battleline.errors import UnknownNameError
-from battleline.rulesets.bf1900.table import Land, Obstacles, Point, footprint, funnel_point
+from battleline.rulesets.bf1900.table import (
+    Land,
+    Obstacles,
+    Point,
+    base_ring,
+    footprint,
+    funnel_point,
+)
 
 
 class SightLines:
@@ -41,7 +49,11 @@ class SightLines:
         self.funnels: dict[str, Point] = {
             n: funnel_point(poses[n], sizes[n][0]) for n in self.names
         }
-        self.obstacles = Obstacles({n: footprint(poses[n], *sizes[n]) for n in self.names}, land)
+        self.obstacles = Obstacles(
+            {n: footprint(poses[n], *sizes[n]) for n in self.names},
+            land,
+            [base_ring(poses[n], *sizes[n]) for n in self.names],
+        )
         self._cache: dict[tuple[str, str], tuple[str, ...]] = {}
 
     @staticmethod
@@ -53,7 +65,7 @@ class SightLines:
             raise UnknownNameError("ship afloat", name, self.names)
 
     def prime(self, pairs: Iterable[tuple[str, str]]) -> None:
-        """Answer many pairs in one vectorised index query and cache them."""
+        """Answer many pairs at once and cache them."""
         todo = list(dict.fromkeys(self._key(a, b) for a, b in pairs))
         todo = [k for k in todo if k not in self._cache]
         for a, b in todo:
@@ -68,10 +80,19 @@ class SightLines:
 
     def blockers(self, a: str, b: str) -> tuple[str, ...]:
         """What blocks the line between ``a`` and ``b``: ship names first, then land names."""
-        key = self._key(a, b)
-        if key not in self._cache:
-            self.prime([key])
-        return self._cache[key]
+        key = (a, b) if a <= b else (b, a)
+        found = self._cache.get(key)
+        if found is None:  # prime([key]) for one pair, without the batching
+            first, second = key
+            self._check(first)
+            self._check(second)
+            found = tuple(
+                self.obstacles.blockers_of_segment(
+                    self.funnels[first], self.funnels[second], frozenset(key)
+                )
+            )
+            self._cache[key] = found
+        return found
 
     def clear(self, a: str, b: str) -> bool:
         """True if ``a`` can see ``b`` (and so may fire on it): nothing blocks the line."""

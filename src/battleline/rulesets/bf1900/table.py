@@ -54,21 +54,48 @@ def footprints(
     length: NDArray[np.float64],
     width: NDArray[np.float64],
 ) -> NDArray[np.object_]:
-    """Many base rectangles at once (vectorised; used by collision checks over whole fleets)."""
+    """Many base rectangles at once (vectorised; used by collision checks over whole fleets).
+
+    Corner ``i`` is ``centre + FA[i]·(length/2)·ahead + FS[i]·(width/2)·starboard``, all four
+    corners of every base in one broadcast expression (same operations in the same order for
+    each number as one corner at a time).
+    """
     rad = np.radians(heading)
-    ax, ay = np.sin(rad), np.cos(rad)  # unit vector ahead
+    ax, ay = np.sin(rad)[:, None], np.cos(rad)[:, None]  # unit vector ahead
     sx, sy = ay, -ax  # unit vector to starboard
-    hl, hw = np.asarray(length) / 2.0, np.asarray(width) / 2.0
+    hl = (np.asarray(length) / 2.0)[:, None]
+    hw = (np.asarray(width) / 2.0)[:, None]
+    fa_hl, fs_hw = _AHEAD * hl, _ABEAM * hw
     corners = np.empty((len(x), 4, 2))
-    for i, (fa, fs) in enumerate(((1, 1), (1, -1), (-1, -1), (-1, 1))):
-        corners[:, i, 0] = x + fa * hl * ax + fs * hw * sx
-        corners[:, i, 1] = y + fa * hl * ay + fs * hw * sy
+    corners[:, :, 0] = np.asarray(x)[:, None] + fa_hl * ax + fs_hw * sx
+    corners[:, :, 1] = np.asarray(y)[:, None] + fa_hl * ay + fs_hw * sy
     return shapely.polygons(corners)  # type: ignore[no-any-return]
 
 
+#: Signs of the four corners of a base: ahead (bow +1, stern -1) and abeam (starboard +1).
+_AHEAD = np.array([1, 1, -1, -1])
+_ABEAM = np.array([1, -1, -1, 1])
+
+
 def funnel_point(pose: Pose, length_m: float) -> Point:
-    """The forward funnel: :data:`FUNNEL_FRACTION` × base length ahead of centre."""
-    return pose.offset(FUNNEL_FRACTION * length_m, 0.0)
+    """The forward funnel: :data:`FUNNEL_FRACTION` × base length ahead of centre.
+
+    ``pose.offset(FUNNEL_FRACTION * length_m, 0.0)`` inlined, term for term (hot path).
+    """
+    ahead = FUNNEL_FRACTION * length_m
+    r = math.radians(pose.heading)
+    dx, dy = math.sin(r), math.cos(r)
+    return pose.x + dx * ahead + dy * 0.0, pose.y + dy * ahead - dx * 0.0
+
+
+@lru_cache(maxsize=8192)
+def base_ring(pose: Pose, length_m: float, width_m: float) -> Ring | None:
+    """The corners of :func:`footprint` (exactly its coordinates) as a :func:`convex_ring`.
+
+    Cached like :func:`footprint`, so a sight-line index need not read the polygons back.
+    """
+    coords = shapely.get_coordinates(footprint(pose, length_m, width_m)).tolist()
+    return convex_ring(tuple((x, y) for x, y in coords))
 
 
 def front_edge(pose: Pose, length_m: float) -> Point:
@@ -103,18 +130,133 @@ class Land:
         return cls(name, poly)
 
 
+#: Relative error bound for the sign of a 2×2 orientation determinant in floating point.
+#: Shewchuk's bound for ``orient2d`` is about 3.3e-16 of the sum of the two products' magnitudes;
+#: this is far wider, so a sign this filter calls certain is certainly the exact sign.
+_ORIENT_EPS = 1e-12
+
+#: A convex polygon as its vertices, counter-clockwise, without the closing point.
+Ring = tuple[Point, ...]
+
+
+def _orient(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> int:
+    """Sign of the turn a → b → p (1 left, -1 right), or 0 when floating point cannot tell."""
+    t1 = (bx - ax) * (py - ay)
+    t2 = (by - ay) * (px - ax)
+    det = t1 - t2
+    bound = _ORIENT_EPS * (abs(t1) + abs(t2))
+    return 1 if det > bound else -1 if det < -bound else 0
+
+
+@lru_cache(maxsize=8192)
+def convex_ring(coords: tuple[Point, ...]) -> Ring | None:
+    """The corners of a closed ring of 3 or 4 corners, counter-clockwise, if it is certainly a
+    strictly convex polygon; ``None`` otherwise (then only shapely may judge it).
+
+    Cached on the coordinates (a tuple of floats): the same bases recur in every sight-line
+    index of a turn.
+    """
+    pts = coords[:-1] if len(coords) > 1 and coords[0] == coords[-1] else coords
+    if len(pts) not in (3, 4):  # with at most 4 corners, equal turns mean convex and simple
+        return None
+    turns = {_orient(*pts[i - 2], *pts[i - 1], *pts[i]) for i in range(len(pts))}
+    if turns == {1}:
+        return pts
+    if turns == {-1}:
+        return pts[::-1]
+    return None
+
+
+def segment_meets_ring(a: Point, b: Point, ring: Ring) -> bool | None:
+    """Whether the closed segment a–b meets a convex polygon (boundary included), by separating
+    axes; ``None`` when a determinant is too close to 0 for floating point to be sure.
+
+    They are disjoint exactly when the segment's line has every corner strictly on one side, or
+    some edge has both ends of the segment strictly outside it. Every sign used is certain (the
+    arithmetic of :func:`_orient`, inlined), so a True or False answer is the exact one, the one
+    shapely gives.
+    """
+    eps = _ORIENT_EPS
+    ax, ay = a
+    bx, by = b
+    dx, dy = bx - ax, by - ay
+    left = right = unsure = False
+    for vx, vy in ring:  # the segment's line against every corner
+        t1, t2 = dx * (vy - ay), dy * (vx - ax)
+        det, bound = t1 - t2, eps * (abs(t1) + abs(t2))
+        if det > bound:
+            left = True
+        elif det < -bound:
+            right = True
+        else:
+            unsure = True
+    if not (left and right):  # not surely crossed by the line
+        if not unsure:
+            return False
+    else:
+        unsure = False
+    px, py = ring[-1]
+    for vx, vy in ring:  # every edge against both ends of the segment
+        ex, ey = vx - px, vy - py
+        t1, t2 = ex * (ay - py), ey * (ax - px)
+        det, bound = t1 - t2, eps * (abs(t1) + abs(t2))
+        side_a = 1 if det > bound else -1 if det < -bound else 0
+        t1, t2 = ex * (by - py), ey * (bx - px)
+        det, bound = t1 - t2, eps * (abs(t1) + abs(t2))
+        side_b = 1 if det > bound else -1 if det < -bound else 0
+        if side_a < 0 and side_b < 0:
+            return False
+        if side_a < 1 and side_b < 1:  # neither end surely inside, nor both surely outside
+            unsure = True
+        px, py = vx, vy
+    return None if unsure else True
+
+
 class Obstacles:
-    """A spatial index (shapely ``STRtree``) over ship bases and land, for line-of-sight checks.
+    """Ship bases and land, for line-of-sight checks.
 
     Names returned are ship names (keys of ``footprints``) and land names. A segment that merely
     touches a base or a coast counts as blocked by it.
+
+    A segment is tested only against the obstacles whose bounding box meets its own. A base (a
+    convex quadrilateral) is then judged by :func:`segment_meets_ring`; land, and the rare
+    segment that float arithmetic cannot settle, go to shapely's ``intersects`` (prepared, as a
+    shapely ``STRtree`` query does). Both give the exact answer, so the result is the same as a
+    tree query with the ``intersects`` predicate.
     """
 
-    def __init__(self, footprints: Mapping[str, Polygon], land: Sequence[Land] = ()) -> None:
+    def __init__(
+        self,
+        footprints: Mapping[str, Polygon],
+        land: Sequence[Land] = (),
+        rings: Sequence[Ring | None] | None = None,
+    ) -> None:
+        """``rings``, if given, are the :func:`convex_ring` of each footprint, in order (for
+        bases from :func:`footprint`, :func:`base_ring`); otherwise they are read from the
+        polygons."""
         self.names: list[str] = [*footprints, *(piece.name for piece in land)]
         self.geoms: list[Polygon] = [*footprints.values(), *(piece.polygon for piece in land)]
         self.is_land: list[bool] = [False] * len(footprints) + [True] * len(land)
-        self._tree = STRtree(self.geoms)
+        self._tree_: STRtree | None = None
+        if rings is None:
+            rings = _rings_of(list(footprints.values()))
+        self._rings: list[Ring | None] = [*rings, *(None for _ in land)]
+        # Bounding boxes: a ring's extremes are its polygon's envelope; others from shapely.
+        self._boxes: list[tuple[float, float, float, float]] = []
+        for g, ring in enumerate(self._rings):
+            if ring is None:
+                minx, miny, maxx, maxy = shapely.bounds(self.geoms[g]).tolist()
+                self._boxes.append((minx, miny, maxx, maxy))
+            else:
+                xs, ys = [x for x, _ in ring], [y for _, y in ring]
+                self._boxes.append((min(xs), min(ys), max(xs), max(ys)))
+
+    @property
+    def _tree(self) -> STRtree:
+        """A shapely ``STRtree`` over every obstacle, built on first use (land crossings)."""
+        if self._tree_ is None:
+            self._tree_ = STRtree(self.geoms)
+        return self._tree_
 
     def blockers_of_segment(
         self, a: Point, b: Point, exclude: set[str] | frozenset[str] = frozenset()
@@ -127,24 +269,69 @@ class Obstacles:
         segments: Sequence[tuple[Point, Point]],
         excludes: Sequence[set[str] | frozenset[str]] | None = None,
     ) -> list[list[str]]:
-        """:meth:`blockers_of_segment` for many segments in one vectorised tree query."""
-        if not segments:
-            return []
+        """:meth:`blockers_of_segment` for many segments at once."""
+        if len(segments) * len(self.geoms) > _LOOP_LIMIT:
+            candidates = self._tree_candidates(segments)
+        else:
+            candidates = [self._box_candidates(a, b) for a, b in segments]
+        out: list[list[str]] = []
+        for s, ((a, b), hits) in enumerate(zip(segments, candidates, strict=True)):
+            skip = excludes[s] if excludes is not None else frozenset()
+            out.append(
+                [self.names[g] for g in hits if self.names[g] not in skip and self._meets(a, b, g)]
+            )
+        return out
+
+    def _box_candidates(self, a: Point, b: Point) -> list[int]:
+        """Obstacles whose bounding box meets the segment's, in index order (a plain loop: cheaper
+        than a tree query for one segment among a few dozen ships)."""
+        lox, hix = (a[0], b[0]) if a[0] <= b[0] else (b[0], a[0])
+        loy, hiy = (a[1], b[1]) if a[1] <= b[1] else (b[1], a[1])
+        return [
+            g
+            for g, (minx, miny, maxx, maxy) in enumerate(self._boxes)
+            if not (minx > hix or maxx < lox or miny > hiy or maxy < loy)
+        ]
+
+    def _tree_candidates(self, segments: Sequence[tuple[Point, Point]]) -> list[list[int]]:
+        """Bounding-box candidates of many segments from one tree query, each in index order."""
         coords = np.asarray(segments, dtype=float).reshape(len(segments), 2, 2)
-        lines = shapely.linestrings(coords)
-        seg_idx, geom_idx = self._tree.query(lines, predicate="intersects")
+        seg_idx, geom_idx = self._tree.query(shapely.linestrings(coords))
         found: list[list[int]] = [[] for _ in segments]
         for s, g in zip(seg_idx.tolist(), geom_idx.tolist(), strict=True):
             found[s].append(g)
-        out: list[list[str]] = []
-        for s, hits in enumerate(found):
-            skip = excludes[s] if excludes is not None else frozenset()
+        for hits in found:
             hits.sort()  # ships were indexed before land
-            out.append([self.names[g] for g in hits if self.names[g] not in skip])
-        return out
+        return found
+
+    def _meets(self, a: Point, b: Point, g: int) -> bool:
+        """Whether segment a–b touches obstacle ``g``: exact, by :func:`segment_meets_ring` when it
+        can tell, else by shapely."""
+        ring = self._rings[g]
+        verdict = segment_meets_ring(a, b, ring) if ring is not None else None
+        if verdict is None:
+            line = shapely.linestrings([a, b])
+            shapely.prepare(line)
+            verdict = bool(shapely.intersects(line, self.geoms[g]))
+        return verdict
 
     def land_crossed(self, a: Point, b: Point) -> list[str]:
         """Only the land the segment crosses (torpedoes ignore ship bases, REF-BF6-18)."""
         line = LineString([a, b])
         idx = self._tree.query(line, predicate="intersects")
         return [self.names[g] for g in sorted(idx.tolist()) if self.is_land[g]]
+
+
+def _rings_of(polygons: Sequence[Polygon]) -> list[Ring | None]:
+    """:func:`convex_ring` of each polygon (a polygon with holes has too many points to pass)."""
+    if not polygons:
+        return []
+    coords, owner = shapely.get_coordinates(np.asarray(polygons, dtype=object), return_index=True)
+    per_geom: list[list[Point]] = [[] for _ in polygons]
+    for g, (x, y) in zip(owner.tolist(), coords.tolist(), strict=True):
+        per_geom[g].append((x, y))
+    return [convex_ring(tuple(pts)) for pts in per_geom]
+
+
+#: Above this many segment × obstacle pairs, bounding-box candidates come from one tree query.
+_LOOP_LIMIT = 400
