@@ -427,12 +427,13 @@ class _Sweep:
         the halted ones stay where they are. The distances are the same arithmetic as
         :meth:`near_pairs`, so a step found idle here has no near pair there either."""
         cols = np.where(halted[:, None], self.at[:, None], np.arange(k0, self.n_steps + 1))
-        px, py = self.x[self.rows[:, None], cols], self.y[self.rows[:, None], cols]
-        dx = px[:, None, :] - px[None, :, :]
-        dy = py[:, None, :] - py[None, :, :]
-        near = (dx * dx + dy * dy <= self.reach2[:, :, None]) & (self.upper & ~skip)[:, :, None]
         by_land = self.near_land[self.rows[:, None], cols] & landing[:, None]
-        busy: NDArray[np.bool_] = np.any(near, axis=(0, 1)) | np.any(by_land, axis=0)
+        busy: NDArray[np.bool_] = np.any(by_land, axis=0)
+        a, b = np.nonzero(self.upper & ~skip)
+        if len(a):
+            px, py = self.x[self.rows[:, None], cols], self.y[self.rows[:, None], cols]
+            dx, dy = px[a] - px[b], py[a] - py[b]
+            busy |= np.any(dx * dx + dy * dy <= self.reach2[a, b][:, None], axis=0)
         return busy
 
     def by_land(self) -> NDArray[np.bool_]:
