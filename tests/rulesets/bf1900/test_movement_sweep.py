@@ -25,6 +25,7 @@ from battleline.rulesets.bf1900.movement import (
     Contact,
     Leg,
     Track,
+    grid_poses,
     move_allowance_m,
     resolve_tracks,
     stay,
@@ -187,23 +188,28 @@ legs = st.lists(
 
 @settings(max_examples=200)
 @given(
-    legs,
-    st.floats(50, 1500),
-    st.floats(0, 3000),
+    st.lists(
+        st.tuples(legs, st.floats(50, 1500), st.floats(0, 3000), st.floats(0, 1)),
+        min_size=1,
+        max_size=4,
+    ),
     st.floats(0, 360, exclude_max=True),
     st.integers(1, 300),
-    st.floats(0, 1),
 )
-def test_track_poses_are_bit_identical_with_pose_at(
-    steps: list[Leg], radius: float, allowance: float, heading: float, n: int, cut: float
+def test_grid_poses_are_bit_identical_with_pose_at(
+    plans: list[tuple[list[Leg], float, float, float]], heading: float, n: int
 ) -> None:
-    """The vectorised poses of a track equal ``pose_at`` exactly, on traced and cut tracks."""
-    full = trace("S", Pose(123.4, -56.7, heading), steps, radius, allowance)
-    for track in (full, full.cut(cut * full.length_m), stay("S", Pose(1.0, 2.0, heading))):
-        xs, ys, hs = track_poses(track, n)
+    """The vectorised poses of tracks of all kinds at once (traced, cut short, standing still,
+    of different lengths and numbers of points) equal ``pose_at`` exactly."""
+    tracks = [stay("S", Pose(1.0, 2.0, heading))]
+    for steps, radius, allowance, cut in plans:
+        full = trace("S", Pose(123.4, -56.7, heading), steps, radius, allowance)
+        tracks += [full, full.cut(cut * full.length_m)]
+    xs, ys, hs = grid_poses(tracks, n)
+    for row, track in enumerate(tracks):
         for k in range(n + 1):
             p = track.pose_at((k / n) * track.length_m)
-            assert (xs[k], ys[k], hs[k]) == (p.x, p.y, p.heading)
+            assert (xs[row, k], ys[row, k], hs[row, k]) == (p.x, p.y, p.heading)
 
 
 def test_track_poses_of_a_track_without_points_uses_the_scalar_way() -> None:
@@ -307,3 +313,20 @@ def test_move_allowance_takes_the_lowest_box_above_last_move(
         min(scale.min_move_fraction * last_move, hi),
         hi,
     )
+
+
+def test_columns_piling_up_behind_a_crossing_ship_give_the_same_contacts() -> None:
+    """A ship cuts across the head of a column of twenty and the followers run into the stopped
+    ships one after another, while a second column passes clear: identical to the plain
+    algorithm, stop by stop."""
+    ships = [
+        (0.0, -i * 400.0, 0.0, [Leg("straight", 2500)], 2500.0, (300.0, 100.0), True)
+        for i in range(20)
+    ]
+    ships += [
+        (2000.0, 20000 + i * 400.0, 180.0, [Leg("straight", 2500)], 2500.0, (300.0, 100.0), True)
+        for i in range(20)
+    ]
+    ships.append((1000.0, 1000.0, 270.0, [Leg("straight", 2500)], 2500.0, (300.0, 100.0), True))
+    contacts = _compare(ships, [])
+    assert len(contacts) > 1

@@ -309,39 +309,63 @@ BROAD_SLACK_M = 1.0
 def track_poses(
     track: Track, n_steps: int
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    """(x, y, heading) of ``track.pose_at((k / n_steps) * track.length_m)`` for k = 0..n_steps.
+    """(x, y, heading) of ``track.pose_at((k / n_steps) * track.length_m)`` for k = 0..n_steps
+    (one row of :func:`grid_poses`)."""
+    xs, ys, hs = grid_poses([track], n_steps)
+    return xs[0], ys[0], hs[0]
 
-    Vectorised over the sub-steps but bit-identical with :meth:`Track.pose_at`: each element
-    goes through the same IEEE operations in the same order (``searchsorted`` is
-    ``bisect_right``, ``np.mod`` is Python's float ``%``), so the contacts found on these poses
-    are the ones the scalar code finds.
+
+def grid_poses(
+    paths: Sequence[Track], n_steps: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """Arrays (track, sub-step) of x, y and heading: ``paths[i].pose_at((k / n_steps) *
+    paths[i].length_m)`` for k = 0..n_steps.
+
+    Vectorised over tracks and sub-steps but bit-identical with :meth:`Track.pose_at`: every
+    element goes through the same IEEE operations in the same order (``np.mod`` is Python's
+    float ``%``), and counting the recorded distances up to ``s`` is ``bisect_right`` on them
+    (they never decrease along a track). Rows are padded to the longest track with ``inf``
+    distances, which are never counted; padded values are computed but never chosen.
     """
-    s = (np.arange(n_steps + 1) / n_steps) * track.length_m
-    start, end = track.start, track.end
-    xs = np.full(s.shape, start.x)
-    ys = np.full(s.shape, start.y)
-    hs = np.full(s.shape, norm360(start.heading + 0.0))
-    at_end = s >= track.length_m
-    mid = ~at_end & (s > 0)
-    if mid.any() and len(track.distances) < 2:  # a degenerate track: the scalar way
-        for k in np.flatnonzero(mid).tolist():
-            p = track.pose_at(float(s[k]))
-            xs[k], ys[k], hs[k] = p.x, p.y, p.heading
-    elif mid.any():
-        dist = np.asarray(track.distances, dtype=np.float64)
-        pts = np.asarray(track.points, dtype=np.float64)
-        turns = np.asarray(track.turns, dtype=np.float64)
-        sm = s[mid]
-        i = np.clip(np.searchsorted(dist, sm, side="right") - 1, 0, len(dist) - 2)
-        d0, d1 = dist[i], dist[i + 1]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            f = np.where(d1 <= d0, 0.0, (sm - d0) / (d1 - d0))
-        xs[mid] = pts[i, 0] + f * (pts[i + 1, 0] - pts[i, 0])
-        ys[mid] = pts[i, 1] + f * (pts[i + 1, 1] - pts[i, 1])
-        h = np.mod(start.heading + (turns[i] + f * (turns[i + 1] - turns[i])), 360.0)
-        hs[mid] = np.where(h == 360.0, 0.0, h)
-    xs[at_end], ys[at_end], hs[at_end] = end.x, end.y, end.heading
-    return xs, ys, hs
+    n = len(paths)
+    lengths = np.array([t.length_m for t in paths])
+    s = (np.arange(n_steps + 1) / n_steps)[None, :] * lengths[:, None]
+    counts = np.array([len(t.distances) for t in paths], dtype=np.intp)
+    width = max(2, int(counts.max()))
+    dist = np.full((n, width), np.inf)
+    px, py, turns = np.zeros((n, width)), np.zeros((n, width)), np.zeros((n, width))
+    if counts.sum():
+        row = np.repeat(np.arange(n), counts)
+        col = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+        dist[row, col] = [d for t in paths for d in t.distances]
+        turns[row, col] = [a for t in paths for a in t.turns]
+        pts = np.array([p for t in paths for p in t.points], dtype=np.float64).reshape(-1, 2)
+        px[row, col], py[row, col] = pts[:, 0], pts[:, 1]
+    last = np.maximum(counts - 2, 0)[:, None]
+    i = np.minimum(np.maximum((dist[:, None, :] <= s[:, :, None]).sum(axis=2) - 1, 0), last)
+    j = i + 1
+    d0, d1 = np.take_along_axis(dist, i, 1), np.take_along_axis(dist, j, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = np.where(d1 <= d0, 0.0, (s - d0) / (d1 - d0))
+        x0, y0, t0 = (np.take_along_axis(a, i, 1) for a in (px, py, turns))
+        x1, y1, t1 = (np.take_along_axis(a, j, 1) for a in (px, py, turns))
+        xs, ys = x0 + f * (x1 - x0), y0 + f * (y1 - y0)
+        start_h = np.array([t.start.heading for t in paths])[:, None]
+        hs = np.mod(start_h + (t0 + f * (t1 - t0)), 360.0)
+    hs = np.where(hs == 360.0, 0.0, hs)
+    at_end = s >= lengths[:, None]
+    at_start = ~at_end & ((s <= 0) | (counts == 0)[:, None])
+    starts = [(t.start.x, t.start.y, norm360(t.start.heading + 0.0)) for t in paths]
+    ends = [(t.end.x, t.end.y, t.end.heading) for t in paths]
+    out = []
+    for k, v in enumerate((xs, ys, hs)):
+        first = np.array([p[k] for p in starts])[:, None]
+        final = np.array([p[k] for p in ends])[:, None]
+        out.append(np.where(at_end, final, np.where(at_start, first, v)))
+    for r, c in zip(*np.nonzero(~at_end & ~at_start & (counts < 2)[:, None]), strict=True):
+        p = paths[r].pose_at(float(s[r, c]))  # a track of one point: the scalar way
+        out[0][r, c], out[1][r, c], out[2][r, c] = p.x, p.y, p.heading
+    return out[0], out[1], out[2]
 
 
 class _Sweep:
@@ -363,10 +387,8 @@ class _Sweep:
         n_steps: int,
         land: Sequence[Land],
     ) -> None:
-        grids = [track_poses(t, n_steps) for t in paths]
-        self.x = np.array([g[0] for g in grids])
-        self.y = np.array([g[1] for g in grids])
-        self.h = np.array([g[2] for g in grids])
+        self.x, self.y, self.h = grid_poses(paths, n_steps)
+        self.n_steps = n_steps
         self.lengths, self.widths = lengths, widths
         reach = np.hypot(lengths / 2.0, widths / 2.0) + BROAD_SLACK_M
         self.reach2 = np.add.outer(reach, reach) ** 2
@@ -392,6 +414,27 @@ class _Sweep:
         dy = py[:, None] - py[None, :]
         near: NDArray[np.bool_] = (dx * dx + dy * dy <= self.reach2) & self.upper & ~skip
         return near
+
+    def busy_steps(
+        self,
+        k0: int,
+        skip: NDArray[np.bool_],
+        halted: NDArray[np.bool_],
+        landing: NDArray[np.bool_],
+    ) -> NDArray[np.bool_]:
+        """For each sub-step from ``k0`` on, whether any pair not masked by ``skip`` may overlap,
+        or any ship flagged in ``landing`` may touch land, if the ships not ``halted`` go on and
+        the halted ones stay where they are. The distances are the same arithmetic as
+        :meth:`near_pairs`, so a step found idle here has no near pair there either."""
+        cols = np.where(halted[:, None], self.at[:, None], np.arange(k0, self.n_steps + 1))
+        by_land = self.near_land[self.rows[:, None], cols] & landing[:, None]
+        busy: NDArray[np.bool_] = np.any(by_land, axis=0)
+        a, b = np.nonzero(self.upper & ~skip)
+        if len(a):
+            px, py = self.x[self.rows[:, None], cols], self.y[self.rows[:, None], cols]
+            dx, dy = px[a] - px[b], py[a] - py[b]
+            busy |= np.any(dx * dx + dy * dy <= self.reach2[a, b][:, None], axis=0)
+        return busy
 
     def by_land(self) -> NDArray[np.bool_]:
         """Ships whose base may touch land now."""
@@ -491,11 +534,14 @@ def resolve_tracks(
     if land_tree is not None:
         aground = set(start.groundings([i for i in start.ships if sweep.by_land()[i]], land_tree))
 
+    # Whether a sub-step can find anything at all; planned again whenever a ship stops.
+    busy = np.ones(n_steps + 1, dtype=bool)
+    busy[1:] = sweep.busy_steps(1, skip, halted, under_way if land_tree is not None else nowhere)
     for k in range(1, n_steps + 1):
         prev = (k - 1) / n_steps
         while True:
             active = [n for n in moving if n not in stopped]
-            if not active:
+            if not active or not busy[k]:
                 break
             sweep.at[~halted] = k
             near = sweep.near_pairs(skip | np.logical_and.outer(halted, halted))
@@ -558,6 +604,10 @@ def resolve_tracks(
             for n in new_stops:  # a stopped ship keeps the previous sub-step's pose
                 halted[index[n]] = True
                 sweep.at[index[n]] = k - 1
+            landing = under_way & ~halted if land_tree is not None else nowhere
+            busy[k:] = sweep.busy_steps(
+                k, skip | np.logical_and.outer(halted, halted), halted, landing
+            )
 
     out: dict[str, Track] = {}
     for n in tracks:
