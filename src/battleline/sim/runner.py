@@ -97,6 +97,18 @@ def cause_of(event: Event) -> str | None:
     return None
 
 
+#: The only event kinds :func:`cause_of` counts.
+_COUNTED_KINDS = frozenset(
+    {
+        EventKind.DAMAGE,
+        EventKind.TORPEDO_HIT,
+        EventKind.FLOODING,
+        EventKind.FIRE,
+        EventKind.EXPLOSION,
+    }
+)
+
+
 def count_damage(
     state: GameState, events: Iterable[Event]
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -104,12 +116,14 @@ def count_damage(
     a, b = state.sides
     counts = {a: [0] * len(CAUSES), b: [0] * len(CAUSES)}
     slot = {c: i for i, c in enumerate(CAUSES)}
+    side_of = {name: log.side for name, log in state.logs.items()}
     for event in events:
-        if event.ship is None or event.ship not in state.logs:
+        # Most events (rolls, orders, moves ...) are of kinds no cause counts: skip them first.
+        if event.kind not in _COUNTED_KINDS or event.ship not in side_of:
             continue
         cause = cause_of(event)
         if cause is not None:
-            counts[state.logs[event.ship].side][slot[cause]] += 1
+            counts[side_of[event.ship]][slot[cause]] += 1
     return tuple(counts[a]), tuple(counts[b])
 
 
