@@ -34,19 +34,39 @@ def _weight(picture: Picture, contact: Contact, seen: float) -> float:
     return weight
 
 
+def _in_reach(picture: Picture, firer: str) -> list[tuple[Contact, float]]:
+    """The targets within gun range of ``firer`` (with a 5 % margin), each with its seen range
+    (:meth:`Picture.seen_m`)."""
+    reach = picture.scale.max_range_m * 1.05
+    here = picture.funnels[firer]
+    out: list[tuple[Contact, float]] = []
+    for c in picture.targets():
+        seen = math.dist(here, picture.funnels[c.name])
+        if not seen > reach:
+            out.append((c, seen))
+    return out
+
+
+def prime_targets(picture: Picture) -> None:
+    """Ask the sight lines from every own ship in the battle to every target in its reach in one
+    vectorised query (BF6-LOS-01/02), before the gunnery log is planned.
+
+    Optional: :func:`target_order` asks for what it needs itself, firer by firer. This only fills
+    the picture's own :class:`~battleline.rulesets.bf1900.los.SightLines` cache, whose answers
+    are exact per pair whichever way they are asked, so no plan changes.
+    """
+    picture.sight.prime(
+        (ship.name, c.name) for ship in picture.able() for c, _ in _in_reach(picture, ship.name)
+    )
+
+
 def target_order(picture: Picture, firer: str) -> list[str]:
     """Visible targets for ``firer``, best first: nearest weighted by threat, in range and sight.
 
     The sight lines to every target within range are asked for in one vectorised query
     (:meth:`SightLines.prime`, which only fills the picture's own cache of exact answers).
     """
-    reach = picture.scale.max_range_m * 1.05
-    here = picture.funnels[firer]
-    near: list[tuple[Contact, float]] = []
-    for c in picture.targets():
-        seen = math.dist(here, picture.funnels[c.name])  # picture.seen_m(firer, c.name)
-        if not seen > reach:
-            near.append((c, seen))
+    near = _in_reach(picture, firer)
     sight = picture.sight
     sight.prime((firer, c.name) for c, _ in near)
     out = [
@@ -208,6 +228,7 @@ __all__ = [
     "choose_ammo",
     "fire_plan",
     "legal_entries",
+    "prime_targets",
     "target_order",
     "threat",
 ]
