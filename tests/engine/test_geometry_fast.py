@@ -1,6 +1,7 @@
 """The inlined geometry helpers give bit-identical answers to their plain compositions.
 
-``bearing``, ``Pose.bearing_to``, ``signed_angle`` and ``in_arc`` inline :func:`norm360` for speed;
+``bearing``, ``Pose.bearing_to``, ``signed_angle`` and ``in_arc`` inline :func:`norm360` for speed,
+``Pose.forward`` and ``Pose.offset`` inline :func:`unit`;
 these properties check them against the straightforward formulas (AMB-15 inclusive arc edges).
 """
 
@@ -18,6 +19,7 @@ from battleline.engine.geometry import (
     norm360,
     relative_bearing,
     signed_angle,
+    unit,
 )
 
 angles = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
@@ -76,3 +78,16 @@ def test_signed_angle_equals_reference(deg: float) -> None:
 def test_in_arc_equals_reference(theta: float, start: float, end: float, eps: float) -> None:
     """AMB-15: the closed clockwise arc test is unchanged by inlining norm360."""
     assert in_arc(theta, start, end, eps) == ref_in_arc(theta, start, end, eps)
+
+
+@given(coords, coords, angles | tiny, coords, coords)
+def test_forward_and_offset_equal_their_unit_vector_formulas(
+    x: float, y: float, heading: float, ahead: float, starboard: float
+) -> None:
+    pose = Pose(x, y, heading)
+    dx, dy = unit(heading)
+    assert pose.forward(ahead) == Pose(x + dx * ahead, y + dy * ahead, heading)
+    assert pose.offset(ahead, starboard) == (
+        x + dx * ahead + dy * starboard,
+        y + dy * ahead - dx * starboard,
+    )

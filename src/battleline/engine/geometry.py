@@ -12,8 +12,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+# Bound once: the hot paths below call them hundreds of thousands of times a battle.
 _atan2 = math.atan2
 _degrees = math.degrees
+_radians = math.radians
+_sin = math.sin
+_cos = math.cos
 
 
 def norm360(deg: float) -> float:
@@ -72,12 +76,14 @@ class Pose:
 
     def forward(self, distance: float) -> Pose:
         """The pose after moving straight ahead."""
-        dx, dy = unit(self.heading)
+        r = _radians(self.heading)  # unit() inlined
+        dx, dy = _sin(r), _cos(r)
         return Pose(self.x + dx * distance, self.y + dy * distance, self.heading)
 
     def offset(self, ahead: float, starboard: float) -> tuple[float, float]:
         """A point given in the ship's own frame (metres ahead of and to starboard of centre)."""
-        dx, dy = unit(self.heading)
+        r = _radians(self.heading)  # unit() inlined
+        dx, dy = _sin(r), _cos(r)
         return self.x + dx * ahead + dy * starboard, self.y + dy * ahead - dx * starboard
 
     def distance_to(self, other: Pose) -> float:

@@ -6,11 +6,13 @@
   lines through corners, along edges and of zero length;
 * :func:`segment_meets_ring` is never wrong when it answers;
 * :func:`footprints` (one broadcast) equals the corner-by-corner construction bit for bit;
-* :func:`funnel_point` equals ``pose.offset``; :func:`base_ring` holds the footprint's corners.
+* :func:`funnel_point` equals ``pose.offset``; :func:`base_ring` holds the footprint's corners,
+  and :func:`ring_extent` its envelope and a disc around it.
 """
 
 from __future__ import annotations
 
+import math
 from itertools import pairwise
 
 import numpy as np
@@ -30,6 +32,7 @@ from battleline.rulesets.bf1900.table import (
     footprint,
     footprints,
     funnel_point,
+    ring_extent,
     segment_meets_ring,
 )
 
@@ -180,6 +183,10 @@ def test_funnel_point_and_base_ring_equal_their_definitions(
     assert (fx, fy) == (ox, oy)
     assert (np.signbit(fx), np.signbit(fy)) == (np.signbit(ox), np.signbit(oy))
     ring = base_ring(pose, length, width)
-    coords = [tuple(c) for c in shapely.get_coordinates(footprint(pose, length, width)).tolist()]
+    poly = footprint(pose, length, width)
+    coords = [tuple(c) for c in shapely.get_coordinates(poly).tolist()]
     assert ring is not None
     assert sorted(ring) == sorted(coords[:-1])
+    box, (cx, cy, radius) = ring_extent(ring)
+    assert box == tuple(poly.bounds)
+    assert all(math.hypot(x - cx, y - cy) < radius for x, y in ring)

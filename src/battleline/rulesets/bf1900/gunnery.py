@@ -421,7 +421,7 @@ class _Checker:
         supply: list[int] = []
         caps: list[list[int]] = []
         for span, idx in mount_spans(mount):
-            n_guns = sum(1 for i in idx if i < n_marks and marks[i] is Mark.NONE)
+            n_guns = sum(1 for i in idx if i < n_marks and marks[i] is _READY)
             if n_guns:
                 ready += n_guns
                 supply.append(n_guns * per_gun)
@@ -440,6 +440,10 @@ class _Checker:
                 f"at ROF {_rof(mount)}, each gun firing only within its own arc",
                 "BF6-ROF-07",
             )
+
+
+#: A box with no mark: the gun is in action.
+_READY = Mark.NONE
 
 
 def _rof(mount: Mounting) -> str:
@@ -464,10 +468,13 @@ def battery_flow(
     :func:`max_flow` finds; beyond :data:`CUT_TARGETS` targets it runs :func:`max_flow`.
     A negative capacity carries nothing, as in :func:`max_flow`.
     """
+    k = len(demand)
+    if k == 1:  # the common case, spelled out
+        carried = sum(min(max(a, 0), max(row[0], 0)) for a, row in zip(supply, caps, strict=True))
+        return min(max(demand[0], 0), carried)
     supply = [max(a, 0) for a in supply]
     caps = [[max(c, 0) for c in row] for row in caps]
     demand = [max(n, 0) for n in demand]
-    k = len(demand)
     if k > CUT_TARGETS:
         cap: dict[tuple[str, str], int] = {}
         for i, (a, row) in enumerate(zip(supply, caps, strict=True)):
