@@ -323,9 +323,8 @@ def grid_poses(
 
     Vectorised over tracks and sub-steps but bit-identical with :meth:`Track.pose_at`: every
     element goes through the same IEEE operations in the same order (``np.mod`` is Python's
-    float ``%``), and counting the recorded distances up to ``s`` is ``bisect_right`` on them
-    (they never decrease along a track). Rows are padded to the longest track with ``inf``
-    distances, which are never counted; padded values are computed but never chosen.
+    float ``%``, ``searchsorted`` is ``bisect_right``). Rows are padded to the longest track;
+    padded values are computed but never chosen.
     """
     n = len(paths)
     lengths = np.array([t.length_m for t in paths])
@@ -335,23 +334,26 @@ def grid_poses(
     dist = np.full((n, width), np.inf)
     px, py, turns = np.zeros((n, width)), np.zeros((n, width)), np.zeros((n, width))
     if counts.sum():
-        row = np.repeat(np.arange(n), counts)
+        owner = np.repeat(np.arange(n), counts)
         col = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-        dist[row, col] = [d for t in paths for d in t.distances]
-        turns[row, col] = [a for t in paths for a in t.turns]
+        dist[owner, col] = [d for t in paths for d in t.distances]
+        turns[owner, col] = [a for t in paths for a in t.turns]
         pts = np.array([p for t in paths for p in t.points], dtype=np.float64).reshape(-1, 2)
-        px[row, col], py[row, col] = pts[:, 0], pts[:, 1]
+        px[owner, col], py[owner, col] = pts[:, 0], pts[:, 1]
     last = np.maximum(counts - 2, 0)[:, None]
-    i = np.minimum(np.maximum((dist[:, None, :] <= s[:, :, None]).sum(axis=2) - 1, 0), last)
+    i = np.empty(s.shape, dtype=np.intp)
+    for r, c in enumerate(counts.tolist()):
+        i[r] = np.searchsorted(dist[r, :c], s[r], side="right") - 1
+    i = np.minimum(np.maximum(i, 0), last)
     j = i + 1
-    d0, d1 = np.take_along_axis(dist, i, 1), np.take_along_axis(dist, j, 1)
+    row = np.arange(n)[:, None]
+    d0, d1 = dist[row, i], dist[row, j]
     with np.errstate(divide="ignore", invalid="ignore"):
         f = np.where(d1 <= d0, 0.0, (s - d0) / (d1 - d0))
-        x0, y0, t0 = (np.take_along_axis(a, i, 1) for a in (px, py, turns))
-        x1, y1, t1 = (np.take_along_axis(a, j, 1) for a in (px, py, turns))
-        xs, ys = x0 + f * (x1 - x0), y0 + f * (y1 - y0)
+        xs = px[row, i] + f * (px[row, j] - px[row, i])
+        ys = py[row, i] + f * (py[row, j] - py[row, i])
         start_h = np.array([t.start.heading for t in paths])[:, None]
-        hs = np.mod(start_h + (t0 + f * (t1 - t0)), 360.0)
+        hs = np.mod(start_h + (turns[row, i] + f * (turns[row, j] - turns[row, i])), 360.0)
     hs = np.where(hs == 360.0, 0.0, hs)
     at_end = s >= lengths[:, None]
     at_start = ~at_end & ((s <= 0) | (counts == 0)[:, None])
@@ -373,10 +375,11 @@ class _Sweep:
 
     ``at[i]`` is the sub-step whose pose ship ``i`` holds: the current one while it moves, the
     one before it stopped once stopped (a ship stops at the previous sub-step's distance, a point
-    of the same grid). Two bases can only overlap if their centres are within the sum of their
-    reaches (half-diagonal plus :data:`BROAD_SLACK_M`), and a base can only touch land whose
-    bounding box meets the square of its reach around its centre. Only bases that pass are drawn
-    and handed to shapely, which then finds exactly the contacts a test of every base finds.
+    of the same grid). The broad phase is a separating-axis test of the two rectangles grown by
+    :data:`BROAD_SLACK_M` on every side, far more than rounding can move a drawn corner, so a
+    pair it separates cannot intersect; a base can only touch land whose bounding box meets the
+    square of its half-diagonal around its centre. Only bases that pass are drawn and handed to
+    shapely, which then finds exactly the contacts a test of every base finds.
     """
 
     def __init__(
@@ -388,9 +391,13 @@ class _Sweep:
         land: Sequence[Land],
     ) -> None:
         self.x, self.y, self.h = grid_poses(paths, n_steps)
+        rad = np.radians(self.h)
+        self.ux, self.uy = np.sin(rad), np.cos(rad)  # unit vector ahead
         self.n_steps = n_steps
         self.lengths, self.widths = lengths, widths
-        reach = np.hypot(lengths / 2.0, widths / 2.0) + BROAD_SLACK_M
+        self.half_l = lengths / 2.0 + BROAD_SLACK_M
+        self.half_w = widths / 2.0 + BROAD_SLACK_M
+        reach = np.hypot(self.half_l, self.half_w)
         self.reach2 = np.add.outer(reach, reach) ** 2
         self.rows = np.arange(len(paths))
         self.upper = self.rows[:, None] < self.rows[None, :]
@@ -407,12 +414,38 @@ class _Sweep:
             ).any(axis=2)
         self.at = np.zeros(len(paths), dtype=np.intp)
 
+    def _may_overlap(
+        self, a: NDArray[np.intp], b: NDArray[np.intp], cols: NDArray[np.intp]
+    ) -> NDArray[np.bool_]:
+        """(pair, step): whether ships ``a[p]`` and ``b[p]`` may overlap when ship ``i`` holds
+        the pose of sub-step ``cols[i, step]``. First the circles round the grown bases, then,
+        for the pairs whose circles meet, every axis of either base (none may separate them)."""
+        x, y = self.x[self.rows[:, None], cols], self.y[self.rows[:, None], cols]
+        dx, dy = x[a] - x[b], y[a] - y[b]
+        near: NDArray[np.bool_] = dx * dx + dy * dy <= self.reach2[a, b][:, None]
+        p, k = np.nonzero(near)
+        if len(p) == 0:
+            return near
+        ia, ib = a[p], b[p]
+        ca, cb = cols[ia, k], cols[ib, k]
+        uxa, uya, uxb, uyb = self.ux[ia, ca], self.uy[ia, ca], self.ux[ib, cb], self.uy[ib, cb]
+        ex, ey = dx[p, k], dy[p, k]
+        cos = np.abs(uxa * uxb + uya * uyb)
+        sin = np.abs(uxa * uyb - uya * uxb)
+        la, wa, lb, wb = self.half_l[ia], self.half_w[ia], self.half_l[ib], self.half_w[ib]
+        apart = np.abs(ex * uxa + ey * uya) > la + lb * cos + wb * sin
+        apart |= np.abs(ex * uya - ey * uxa) > wa + lb * sin + wb * cos
+        apart |= np.abs(ex * uxb + ey * uyb) > lb + la * cos + wa * sin
+        apart |= np.abs(ex * uyb - ey * uxb) > wb + la * sin + wa * cos
+        near[p, k] = ~apart
+        return near
+
     def near_pairs(self, skip: NDArray[np.bool_]) -> NDArray[np.bool_]:
         """Pairs i < j, not masked by ``skip``, whose bases may overlap now."""
-        px, py = self.x[self.rows, self.at], self.y[self.rows, self.at]
-        dx = px[:, None] - px[None, :]
-        dy = py[:, None] - py[None, :]
-        near: NDArray[np.bool_] = (dx * dx + dy * dy <= self.reach2) & self.upper & ~skip
+        near = np.zeros_like(skip)
+        a, b = np.nonzero(self.upper & ~skip)
+        if len(a):
+            near[a, b] = self._may_overlap(a, b, self.at[:, None])[:, 0]
         return near
 
     def busy_steps(
@@ -424,16 +457,14 @@ class _Sweep:
     ) -> NDArray[np.bool_]:
         """For each sub-step from ``k0`` on, whether any pair not masked by ``skip`` may overlap,
         or any ship flagged in ``landing`` may touch land, if the ships not ``halted`` go on and
-        the halted ones stay where they are. The distances are the same arithmetic as
-        :meth:`near_pairs`, so a step found idle here has no near pair there either."""
+        the halted ones stay where they are. The test is :meth:`near_pairs`' own arithmetic, so
+        a step found idle here has no near pair there either."""
         cols = np.where(halted[:, None], self.at[:, None], np.arange(k0, self.n_steps + 1))
         by_land = self.near_land[self.rows[:, None], cols] & landing[:, None]
         busy: NDArray[np.bool_] = np.any(by_land, axis=0)
         a, b = np.nonzero(self.upper & ~skip)
         if len(a):
-            px, py = self.x[self.rows[:, None], cols], self.y[self.rows[:, None], cols]
-            dx, dy = px[a] - px[b], py[a] - py[b]
-            busy |= np.any(dx * dx + dy * dy <= self.reach2[a, b][:, None], axis=0)
+            busy |= np.any(self._may_overlap(a, b, cols), axis=0)
         return busy
 
     def by_land(self) -> NDArray[np.bool_]:
