@@ -120,9 +120,9 @@ def new_event(
     ``__class__`` switch is allowed, and the result is an ordinary frozen :class:`Event` (equal to
     the one the constructor makes, with the same ``repr``, ``to_dict`` and immutability).
     """
-    draft = _EventDraft(kind, text, turn, phase, ship, side, data)
-    draft.__class__ = Event  # type: ignore[assignment]
-    return draft  # type: ignore[return-value]
+    event: Any = _EventDraft(kind, text, turn, phase, ship, side, data)
+    event.__class__ = Event
+    return event  # type: ignore[no-any-return]
 
 
 class EventLog:
@@ -142,10 +142,11 @@ class EventLog:
         side: str | None = None,
         **data: Any,
     ) -> Event:
-        """Record and return a new event."""
-        event = new_event(kind, text, self.turn, self.phase, ship, side, data)
+        """Record and return a new event (built as :func:`new_event` builds it)."""
+        event: Any = _EventDraft(kind, text, self.turn, self.phase, ship, side, data)
+        event.__class__ = Event
         self.events.append(event)
-        return event
+        return event  # type: ignore[no-any-return]
 
     def of_kind(self, *kinds: EventKind) -> list[Event]:
         """The events of the given kinds, in order."""

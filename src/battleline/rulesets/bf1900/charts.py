@@ -141,6 +141,17 @@ class ShellTable:
                 return i
         raise AssertionError("validated columns cover every differential")  # pragma: no cover
 
+    def location(self, roll: int) -> str | None:
+        """The location die: "vitals", "upperworks" or ``None`` for a miss."""
+        return self.locations[_face(roll)]
+
+    def damage(self, location: str, column: int, roll: int) -> Codes:
+        """The codes for one hit on ``location``, in column number ``column``
+        (see :meth:`column_index`), for a 1D6 ``roll``."""
+        if location not in self.cells:
+            raise ValueError(f"unknown hit location {location!r}; use one of {LOCATIONS}")
+        return self.cells[location][_face(roll)][column]
+
 
 @dataclass(frozen=True, slots=True)
 class FloodColumn:
@@ -236,6 +247,10 @@ class Charts:
 
     def table(self, ammo: Ammo | str) -> ShellTable:
         """The AP or HE hit table."""
+        if ammo is Ammo.AP:  # the members themselves skip the (slow) Ammo() conversion
+            return self.ap
+        if ammo is Ammo.HE:
+            return self.he
         return self.ap if Ammo(ammo) is Ammo.AP else self.he
 
     def ap_location(self, roll: int) -> str | None:
@@ -248,7 +263,7 @@ class Charts:
 
     def location(self, ammo: Ammo | str, roll: int) -> str | None:
         """The location die of either table."""
-        return self.table(ammo).locations[_face(roll)]
+        return self.table(ammo).location(roll)
 
     def penetration_factor(self, ammo: Ammo | str) -> float:
         """Multiplier on the AP penetration for this ammunition (HE penetrates poorly)."""
@@ -276,7 +291,7 @@ class Charts:
         table = self.table(ammo)
         if location not in table.cells:
             raise ValueError(f"unknown hit location {location!r}; use one of {LOCATIONS}")
-        return table.cells[location][_face(roll)][table.column_index(differential_pct)]
+        return table.damage(location, table.column_index(differential_pct), roll)
 
     # -- misc and criticals (BF6-DMG-04/05/06, BF12C-CRIT) --------------------------------
 

@@ -20,11 +20,12 @@ import math
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Literal, Protocol
 
 from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
-from battleline.engine.geometry import Pose, in_arc, signed_angle, unit
+from battleline.engine.geometry import Pose, in_arc, norm360, signed_angle, unit
 from battleline.errors import IllegalOrderError, OrderSyntaxError
 from battleline.rulesets.bf1900.hits import TorpedoHit, embattled_side
 from battleline.rulesets.bf1900.ship import SKIMMER_TYPES, Rating, ShipClass, TorpedoMount
@@ -36,14 +37,16 @@ Arc = tuple[float, float]
 
 #: Launch arcs by tube position, as closed clockwise intervals of relative bearing
 #: (BF6-TORP-09/10, BF6-POS-11, BF6-BEAM-05, AMB-19). Two arcs = one on each side.
-LAUNCH_ARCS: Mapping[str, tuple[Arc, ...]] = {
-    "bow": ((330.0, 30.0),),
-    "stern": ((150.0, 210.0),),
-    "starboard": ((60.0, 120.0),),
-    "port": ((240.0, 300.0),),
-    "centreline": ((42.5, 137.5), (222.5, 317.5)),
-    "beam": ((60.0, 120.0), (240.0, 300.0)),
-}
+LAUNCH_ARCS: Mapping[str, tuple[Arc, ...]] = MappingProxyType(
+    {
+        "bow": ((330.0, 30.0),),
+        "stern": ((150.0, 210.0),),
+        "starboard": ((60.0, 120.0),),
+        "port": ((240.0, 300.0),),
+        "centreline": ((42.5, 137.5), (222.5, 317.5)),
+        "beam": ((60.0, 120.0), (240.0, 300.0)),
+    }
+)
 
 #: The target's front and rear arcs for a rake shot: 95° centred on bow and stern (AMB-54).
 RAKE_ARCS: tuple[Arc, ...] = ((312.5, 47.5), (132.5, 227.5))
@@ -239,11 +242,41 @@ def launch_arcs(mount: TorpedoMount) -> tuple[Arc, ...]:
 
 
 def bearing_arc(mount: TorpedoMount, theta: float) -> Arc | None:
-    """The arc of ``mount`` that holds relative bearing ``theta``, or ``None`` if out of arc."""
-    for arc in launch_arcs(mount):
-        if in_arc(theta, *arc):
+    """The arc of ``mount`` that holds relative bearing ``theta``, or ``None`` if out of arc.
+
+    The same test as :func:`~battleline.engine.geometry.in_arc` on each of
+    :func:`launch_arcs`, with each arc's width worked out once (:data:`_ARC_TESTS`): the AI asks
+    this for every mount and target every turn.
+    """
+    tests = _ARC_TESTS.get(mount.position)
+    if tests is None:
+        tests = tuple(map(_arc_test, launch_arcs(mount)))  # raises for an unknown position
+    for arc, start, upto in tests:
+        offset = (theta - start) % 360.0  # norm360(theta - start)
+        if offset == 360.0:
+            offset = 0.0
+        if offset <= upto or offset >= _FULL_TURN:
             return arc
     return None
+
+
+def _arc_test(arc: Arc, eps: float = 1e-9) -> tuple[Arc, float, float]:
+    """``(arc, start, upto)``: ``theta`` is in the arc when ``norm360(theta - start)`` is at most
+    ``upto`` or at least :data:`_FULL_TURN`, exactly as ``in_arc(theta, *arc)`` decides."""
+    start, end = arc
+    width = norm360(end - start)
+    if width == 0.0 and end != start:
+        width = 360.0
+    return arc, start, width + eps
+
+
+#: Where ``in_arc`` (default ``eps``) counts a bearing just short of the arc's start as inside.
+_FULL_TURN = 360.0 - 1e-9
+#: The launch arcs of each tube position, prepared for :func:`bearing_arc`; a pure function of
+#: the read-only :data:`LAUNCH_ARCS`.
+_ARC_TESTS: Mapping[str, tuple[tuple[Arc, float, float], ...]] = MappingProxyType(
+    {position: tuple(map(_arc_test, arcs)) for position, arcs in LAUNCH_ARCS.items()}
+)
 
 
 def launching_side(mount: TorpedoMount, arc: Arc) -> str:
@@ -410,6 +443,18 @@ def validate_launch(
     the run (BF6-TORP-04; ship bases never block). ``already`` counts torpedoes declared earlier
     in the same step, by (firer, mount, launching side).
     """
+    _check_launch(launch, poses, logs, scale, land, already or {})
+
+
+def _check_launch(
+    launch: TorpedoLaunch,
+    poses: Mapping[str, Pose],
+    logs: Mapping[str, ShipLog],
+    scale: BaseSizes | None,
+    land: Sequence[Any],
+    used: Mapping[tuple[str, str, str], int],
+) -> tuple[TorpedoMount, str]:
+    """:func:`validate_launch`; returns the mount and the launching side it found."""
     who = f"{launch.firer} -> {launch.target}"
     firer = logs.get(launch.firer)
     target = logs.get(launch.target)
@@ -428,7 +473,6 @@ def validate_launch(
     if target.sunk:
         raise IllegalOrderError(f"torpedo launch {who}: {target.name} has already sunk")
     mount = _mount(firer, launch.mount)
-    used = already or {}
     left = tubes_left(firer, mount) - sum(
         n for (f, m, _), n in used.items() if (f, m) == (launch.firer, mount.key)
     )
@@ -470,6 +514,7 @@ def validate_launch(
         raise IllegalOrderError(
             f"torpedo launch {who}: land lies across the torpedo's run (BF6-TORP-04)"
         )
+    return mount, side
 
 
 def validate_launches(
@@ -482,11 +527,8 @@ def validate_launches(
     """Validate a step's launches together, so two launches cannot share the last tube."""
     used: dict[tuple[str, str, str], int] = {}
     for launch in launches:
-        validate_launch(launch, poses, logs, scale, land, already=used)
-        here, there = poses[launch.firer], poses[launch.target]
-        mount = _mount(logs[launch.firer], launch.mount)
-        arc = bearing_arc(mount, here.bearing_to(there.x, there.y))
-        key = (launch.firer, mount.key, launching_side(mount, arc or launch_arcs(mount)[0]))
+        mount, side = _check_launch(launch, poses, logs, scale, land, used)
+        key = (launch.firer, mount.key, side)
         used[key] = used.get(key, 0) + launch.count
 
 

@@ -11,6 +11,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -109,12 +110,23 @@ def parse_code(text: str, *, where: str = "damage code") -> Code:
     A number of three or more digits before ``FL`` names the Flooding Occurrence column
     (``150FL``); any other number is a count (``2IF`` = two internal fires).
     """
+    parsed = _parse(text)
+    if isinstance(parsed, str):
+        raise RulesDataError(where, "damage codes", text, parsed)
+    return parsed
+
+
+@lru_cache(maxsize=1024)
+def _parse(text: str) -> Code | str:
+    """:func:`parse_code` without ``where``: the code, or why the text is not one.
+
+    Cached: every chart cell is parsed again each time it is applied, the texts are few and a
+    :class:`Code` is immutable, so sharing one between calls is safe.
+    """
     m = _CODE_RE.match(text.strip())
     name = _CANONICAL.get(m.group(2).upper()) if m else None
     if m is None or name is None:
-        raise RulesDataError(
-            where, "damage codes", text, "unknown damage code (docs/damage-codes.md)"
-        )
+        return "unknown damage code (docs/damage-codes.md)"
     digits = m.group(1)
     if not digits:
         return Code(name)
@@ -122,7 +134,7 @@ def parse_code(text: str, *, where: str = "damage code") -> Code:
     if name == "FL" and number >= 100:
         return Code(name, 1, number)
     if number < 1:
-        raise RulesDataError(where, "damage codes", text, "a code's count must be at least 1")
+        return "a code's count must be at least 1"
     return Code(name, number)
 
 

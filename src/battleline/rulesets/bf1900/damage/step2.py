@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import UnknownNameError
-from battleline.rulesets.bf1900.charts import Charts
+from battleline.rulesets.bf1900.charts import Charts, ShellTable
 from battleline.rulesets.bf1900.damage.codes import ApplyCodes, DamageContext
 from battleline.rulesets.bf1900.damage.flooding import resolve_flood_hit
 from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
@@ -62,9 +62,11 @@ def resolve_shell_set(
     """Roll one set: a location die per round, then a damage die per hit (BF6-DMG-07)."""
     if shells.rounds <= 0 or log.sunk:
         return
-    what = f"{shells.firer} {shells.mounting} ({shells.calibre_cm:g} cm {shells.ammo.value})"
+    ammo = shells.ammo.value
+    what = f"{shells.firer} {shells.mounting} ({shells.calibre_cm:g} cm {ammo})"
     faces = dice.rolls(shells.rounds, 6, f"{what} hit location", ship=log.name)
-    located = [charts.location(shells.ammo, f) for f in faces]
+    table = charts.table(shells.ammo)
+    located = [table.location(f) for f in faces]
     hits = [loc for loc in located if loc is not None]
     tally = ", ".join(
         f"{n} {word}"
@@ -82,7 +84,7 @@ def resolve_shell_set(
         ship=log.name,
         firer=shells.firer,
         mounting=shells.mounting,
-        ammo=shells.ammo.value,
+        ammo=ammo,
         faces=list(faces),
         hits=len(hits),
     )
@@ -97,14 +99,16 @@ def resolve_shell_set(
         weapon_size=float(shells.shell_size),
         cause="shell",
     )
+    columns: dict[str, _Column] = {}
     for location, roll in zip(hits, damage, strict=True):
-        armour = log.cls.armour_vitals if location == "vitals" else log.cls.armour_upperworks
-        pct = charts.differential(shells.ammo, shells.penetration, armour)
-        column = charts.differential_column(shells.ammo, pct)
-        codes = charts.shell_damage(shells.ammo, location, pct, roll)
+        col = columns.get(location)
+        if col is None:
+            col = columns[location] = _column(log, shells, charts, table, location)
+        armour, pct, index, column = col
+        codes = table.damage(location, index, roll)
         events.emit(
             EventKind.DAMAGE,
-            f"{log.name}: {shells.ammo.value} hit on the {location} (penetration "
+            f"{log.name}: {ammo} hit on the {location} (penetration "
             f"{shells.penetration} vs armour {armour}, {_pct(pct)}, column {column}) rolls "
             f"{roll} → {', '.join(codes) or '-'}",
             ship=log.name,
@@ -117,6 +121,21 @@ def resolve_shell_set(
         )
         if codes:
             apply(log, codes, ctx)
+
+
+#: A location's armour, penetration differential (percent), column number and column name.
+_Column = tuple[int, float, int, str]
+
+
+def _column(
+    log: ShipLog, shells: ShellSet, charts: Charts, table: ShellTable, location: str
+) -> _Column:
+    """Where a set's hits on one location fall in the hit table: the same for every hit of the
+    set, so :func:`resolve_shell_set` looks it up once per location."""
+    armour = log.cls.armour_vitals if location == "vitals" else log.cls.armour_upperworks
+    pct = charts.differential(shells.ammo, shells.penetration, armour)
+    index = table.column_index(pct)
+    return armour, pct, index, table.columns[index].name
 
 
 def torpedo_size(torpedo: TorpedoHit, log: ShipLog) -> int | None:

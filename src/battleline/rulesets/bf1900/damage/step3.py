@@ -12,7 +12,6 @@ short of Severe.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from battleline.engine.dice import Dice
@@ -163,16 +162,65 @@ def validate_declarations(
     ``dice_per_event`` is the per-event cap, a setting: 1 in this edition, 2 in the 1D12 one
     (DIFF-02).
     """
-    counts: Counter[tuple[str, str | None]] = Counter()
+    check = DeclarationCheck(log, dice_per_event=dice_per_event)
     for decl in decls:
+        check.take(decl)
+    check.check_dice()
+
+
+class DeclarationCheck:
+    """:func:`validate_declarations` one declaration at a time.
+
+    Whoever builds a list by trying one more declaration after another (Step Three keeping the
+    orders still possible, an admiral planning) would otherwise re-check the whole list at every
+    step. The log does not change while a list is checked, so the earlier declarations would pass
+    again exactly as before: only the newcomer and the dice total need checking, which
+    :meth:`add` does, with the same errors the whole list gives.
+    """
+
+    def __init__(self, log: ShipLog, *, dice_per_event: int = 1) -> None:
+        self.log = log
+        self.dice_per_event = dice_per_event
+        self.needed = scuttle_dice(log) if log.scuttling else 0
+        self._counts: dict[tuple[str, str | None], int] = {}
+
+    def take(self, decl: DCDeclaration) -> None:
+        """The checks of one declaration in its list (not the dice total); count it in."""
+        key, count = self._check(decl)
+        self._counts[key] = count
+        self.needed += scuttle_dice(self.log) if decl.action is DCAction.SCUTTLE else 1
+
+    def check_dice(self, needed: int | None = None) -> None:
+        """Raise if the declarations taken (or ``needed`` dice) exceed the DC dice
+        (BF6-DC-04)."""
+        needed = self.needed if needed is None else needed
+        log = self.log
+        if needed > log.dc_dice:
+            raise IllegalOrderError(
+                f"{log.name}: damage control needs {needed} DC dice but only {log.dc_dice} "
+                "unmarked DC boxes remain (BF6-DC-04)"
+            )
+
+    def add(self, decl: DCDeclaration) -> None:
+        """Take ``decl`` if the declarations taken so far and ``decl`` are valid together;
+        otherwise raise as :func:`validate_declarations` would, and take nothing."""
+        key, count = self._check(decl)
+        cost = scuttle_dice(self.log) if decl.action is DCAction.SCUTTLE else 1
+        self.check_dice(self.needed + cost)
+        self._counts[key] = count
+        self.needed += cost
+
+    def _check(self, decl: DCDeclaration) -> tuple[tuple[str, str | None], int]:
+        """Raise if ``decl`` is illegal after those taken; else its count key and new count."""
+        log = self.log
         if decl.ship != log.name:
             raise _illegal(log, decl, f"declared for {decl.ship!r}, not this ship", "BF6-DC-01")
         if log.sunk or log.sinking is not None:
             raise _illegal(log, decl, "a sinking ship conducts no damage control", "BF6-SINK-03")
-        if log.scuttling and decl.action is DCAction.SCUTTLE:
+        action = decl.action
+        if log.scuttling and action is DCAction.SCUTTLE:
             raise _illegal(log, decl, "the scuttling is already under way", "BF6-CF-06")
-        barred = decl.action.is_command_function and decl.action is not DCAction.RECOVER_CT
-        if barred and log.ct_hits:
+        if log.ct_hits and action is not DCAction.RECOVER_CT and action.is_command_function:
             raise _illegal(
                 log,
                 decl,
@@ -180,17 +228,12 @@ def validate_declarations(
                 "BF6-CF-01",
             )
         available = _events_for(log, decl)
-        key = (decl.action.value, str(decl.target) if decl.target is not None else None)
-        counts[key] += 1
-        if counts[key] > available * dice_per_event:
+        key = (str(action), str(decl.target) if decl.target is not None else None)
+        count = self._counts.get(key, 0) + 1
+        if count > available * self.dice_per_event:
             what = "nothing to address" if available == 0 else f"only {available} to address"
             raise _illegal(log, decl, f"{what}; one DC die per damage event", "BF6-DC-02")
-    needed = dice_needed(log, decls) + (scuttle_dice(log) if log.scuttling else 0)
-    if needed > log.dc_dice:
-        raise IllegalOrderError(
-            f"{log.name}: damage control needs {needed} DC dice but only {log.dc_dice} "
-            "unmarked DC boxes remain (BF6-DC-04)"
-        )
+        return key, count
 
 
 def usable_declarations(
@@ -202,9 +245,10 @@ def usable_declarations(
     EX-BF6-09), so an order that became impossible is dropped rather than failing the turn.
     """
     kept: list[DCDeclaration] = []
+    check = DeclarationCheck(log, dice_per_event=dice_per_event)
     for decl in decls:
         try:
-            validate_declarations(log, [*kept, decl], dice_per_event=dice_per_event)
+            check.add(decl)
         except IllegalOrderError as err:
             events.emit(EventKind.NOTE, f"dropped: {err}", ship=log.name, declaration=decl.text)
             continue
