@@ -21,6 +21,7 @@ from battleline.ai.admiral import FleetAdmiral
 from battleline.ai.base import play
 from battleline.ai.damage_control import dc_plan, dc_priorities
 from battleline.ai.gunnery import (
+    _arc_groups,
     allocate_guns,
     fire_plan,
     legal_entries,
@@ -276,6 +277,24 @@ def test_BF6_ROF_07_allocate_guns_is_the_gun_by_gun_allocation(
         assert allocate_guns(picture, ship.name, targets) == _reference_allocate_guns(
             picture, ship.name, targets
         )
+
+
+def test_BF6_BEAM_01_arc_groups_hold_every_battery_gun_once() -> None:
+    """A battery's guns grouped by arc (BF6-BEAM-01..04): every gun of :func:`battery_layout`
+    once, under its own arc, no arc twice."""
+    mounts = {
+        m
+        for v in _views("gunnery")
+        for s in v.own
+        for m in s.log.cls.mountings
+        if not m.is_lettered
+    }
+    assert mounts
+    for mount in mounts:
+        groups = _arc_groups(mount)
+        assert len({arc for arc, _ in groups}) == len(groups)
+        placed = sorted((g, arc) for arc, indices in groups for g in indices)
+        assert placed == [(gun.index, gun.arc) for gun in battery_layout(mount)]
 
 
 @given(st.integers(min_value=0, max_value=10_000), st.data())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from battleline.ai.picture import Picture, is_flotilla
 from battleline.engine.geometry import in_arc
@@ -123,47 +124,51 @@ def allocate_guns(
                     out[i].append((mount.key, guns * rounds_per_gun(mount, bracket)))
                     break
             continue
-        counts = [0] * len(targets)
-        for i in _battery_choices(log, mount, order, targets, thetas):
-            counts[i] += 1
+        counts = _battery_counts(log, mount, order, targets, thetas)
         for i, n in enumerate(counts):
             if n:
                 out[i].append((mount.key, n * rounds_per_gun(mount, targets[i][1])))
     return out
 
 
-def _battery_choices(
+@lru_cache(maxsize=1024)
+def _arc_groups(mount: Mounting) -> tuple[tuple[Arc, tuple[int, ...]], ...]:
+    """A battery's guns grouped by arc: each distinct arc with the log box indices of its guns,
+    in :func:`battery_layout` order. Cached: a mounting is frozen."""
+    groups: dict[Arc, list[int]] = {}
+    for gun in battery_layout(mount):
+        groups.setdefault(gun.arc, []).append(gun.index)
+    return tuple((arc, tuple(indices)) for arc, indices in groups.items())
+
+
+def _battery_counts(
     log: ShipLog,
     mount: Mounting,
     order: Sequence[int],
     targets: Sequence[tuple[str, int]],
     thetas: Sequence[float],
 ) -> list[int]:
-    """For each gun in action of a battery, the index of the first target in ``order`` within
-    its arc and reach (BF6-ROF-07); guns that have none are left out.
+    """Guns in action of a battery per target: for each target index, how many guns pick it as
+    the first target in ``order`` within their arc and reach (BF6-ROF-07).
 
-    Guns sharing an arc share the answer, so it is worked out once per distinct arc.
+    Guns sharing an arc make the same choice, so it is worked out once per distinct arc
+    (:func:`_arc_groups`) and counted for every gun of the arc still in action.
     """
     marks = log.batteries[mount.key]
-    first: dict[Arc, int | None] = {}
-    out: list[int] = []
-    for gun in battery_layout(mount):
-        if gun.index >= len(marks) or marks[gun.index] is not Mark.NONE:
+    boxes = len(marks)
+    counts = [0] * len(targets)
+    for arc, indices in _arc_groups(mount):
+        ready = 0
+        for g in indices:
+            if g < boxes and marks[g] is Mark.NONE:
+                ready += 1
+        if not ready:
             continue
-        arc = gun.arc
-        if arc not in first:
-            first[arc] = next(
-                (
-                    i
-                    for i in order
-                    if mount.penetration[targets[i][1] - 1] is not None and in_arc(thetas[i], *arc)
-                ),
-                None,
-            )
-        choice = first[arc]
-        if choice is not None:
-            out.append(choice)
-    return out
+        for i in order:
+            if mount.penetration[targets[i][1] - 1] is not None and in_arc(thetas[i], *arc):
+                counts[i] += ready
+                break
+    return counts
 
 
 def fire_plan(
