@@ -25,6 +25,7 @@ from battleline.rulesets.bf1900.movement import (
     Contact,
     Leg,
     Track,
+    allowance_at,
     grid_poses,
     move_allowance_m,
     resolve_tracks,
@@ -309,10 +310,9 @@ def test_move_allowance_takes_the_lowest_box_above_last_move(
     above = [b for b in boxes if b > last_move + EPS_M]
     top = scale.knots_to_m_per_turn(log.speed_knots)
     hi = min(above[0] if above else boxes[-1], top)
-    assert move_allowance_m(log, scale, last_move) == (
-        min(scale.min_move_fraction * last_move, hi),
-        hi,
-    )
+    expected = (min(scale.min_move_fraction * last_move, hi), hi)
+    assert move_allowance_m(log, scale, last_move) == expected
+    assert allowance_at(log, scale, last_move, log.speed_knots) == expected
 
 
 def test_columns_piling_up_behind_a_crossing_ship_give_the_same_contacts() -> None:

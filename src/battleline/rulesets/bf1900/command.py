@@ -35,9 +35,9 @@ from battleline.rulesets.bf1900.movement import (
     Contact,
     Leg,
     Track,
+    allowance_at,
     apply_steering,
     emit_contacts,
-    move_allowance_m,
     resolve_tracks,
     trace,
     turn_radius_m,
@@ -656,11 +656,12 @@ def _division_distance(
     division: Division,
     orders: Sequence[Order],
     allowances: Mapping[str, tuple[float, float]],
-    logs: Mapping[str, ShipLog],
+    knots: Mapping[str, float],
     scale: Scale,
     last_moves: Mapping[str, float],
 ) -> float:
-    """The distance the division steams this turn (before each follower's station keeping)."""
+    """The distance the division steams this turn (before each follower's station keeping);
+    ``knots`` is each ship's available speed (``ShipLog.speed_knots``)."""
     able = [s for s in division.ships if allowances[s][1] > 0]
     if not able:
         return 0.0
@@ -669,13 +670,13 @@ def _division_distance(
         wanted = scale.knots_to_m_per_turn(speed.knots)
         for ship in able:
             lo, hi = allowances[ship]
-            top = scale.knots_to_m_per_turn(logs[ship].speed_knots)
+            top = scale.knots_to_m_per_turn(knots[ship])
             if wanted > top + 1e-6:
                 raise _illegal(
                     division.name,
                     "BF6-MOV-01",
                     f"{speed} is faster than {ship}'s top undamaged propulsion box "
-                    f"({logs[ship].speed_knots:g} kn)",
+                    f"({knots[ship]:g} kn)",
                 )
             if wanted > hi + 1e-6:
                 raise _illegal(
@@ -741,17 +742,19 @@ def plan_division_move(
     """
     validate_orders(division, orders)
     ships = division.ships
+    knots = {s: logs[s].speed_knots for s in ships}  # read once: worked out on every read
     allowances = {
-        s: move_allowance_m(
+        s: allowance_at(
             logs[s],
             scale,
-            last_moves[s] if s in last_moves else scale.knots_to_m_per_turn(logs[s].speed_knots),
+            last_moves[s] if s in last_moves else scale.knots_to_m_per_turn(knots[s]),
+            knots[s],
         )
         for s in ships
     }
     radius = {s: turn_radius_m(logs[s], scale) for s in ships}
     stopping = any(isinstance(o, Stop) for o in orders)
-    distance = _division_distance(division, orders, allowances, logs, scale, last_moves)
+    distance = _division_distance(division, orders, allowances, knots, scale, last_moves)
     interval = division.interval_m or default_interval_m(
         [scale.base_size_m(logs[s].cls)[0] for s in ships]
     )

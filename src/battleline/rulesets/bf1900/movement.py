@@ -57,9 +57,17 @@ def move_allowance_m(log: ShipLog, scale: Scale, last_move_m: float) -> tuple[fl
       AMB-08: ships carry their way and cannot stop dead in one turn);
     * (0, 0) when dead in the water (BF6-MOV-07) or sinking (BF6-SINK-03).
     """
+    return allowance_at(log, scale, last_move_m, log.speed_knots)
+
+
+def allowance_at(
+    log: ShipLog, scale: Scale, last_move_m: float, speed_knots: float
+) -> tuple[float, float]:
+    """:func:`move_allowance_m` for a caller that has read ``log.speed_knots`` already (it is
+    worked out afresh on every read)."""
     if last_move_m < 0 or not math.isfinite(last_move_m):
         raise ValueError(f"{log.name}: last turn's move must be ≥ 0 m, not {last_move_m!r}")
-    top = scale.knots_to_m_per_turn(log.speed_knots)
+    top = scale.knots_to_m_per_turn(speed_knots)
     if top <= 0 or log.sunk:
         return 0.0, 0.0
     boxes = scale.box_distances_m(log.propulsion.speeds)
