@@ -150,3 +150,23 @@ def test_table_lookups_equal_the_charts_lookups(
     assert table.damage(location, index, roll) == charts.shell_damage(ammo, location, pct, roll)
     with pytest.raises(ValueError, match="hit location"):
         table.damage("bridge", index, roll)
+
+
+@pytest.mark.parametrize("cause", ["critical", "explosion", "misc", "spread"])
+def test_deeper_context_equals_the_replaced_one(cause: str) -> None:
+    """BF6-DMG-05: a further chart roll keeps charts, dice, die and effects, one level deeper."""
+    import dataclasses
+
+    from battleline.engine.dice import FixedDice
+    from battleline.rulesets.bf1900.damage.codes import DamageContext
+    from battleline.rulesets.bf1900.hits import Aspect
+
+    ctx = DamageContext(
+        load_charts(), FixedDice([]), EventLog(), Aspect.PORT, 6.0, "shell", 2, 12, {"S": print}
+    )
+    for aspect in (None, Aspect.AHEAD):
+        assert ctx.deeper(cause, aspect) == dataclasses.replace(
+            ctx, cause=cause, aspect=aspect, depth=3
+        )
+    with pytest.raises(ValueError, match="cause"):
+        ctx.deeper("magic", None)

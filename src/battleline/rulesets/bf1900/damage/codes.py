@@ -81,8 +81,19 @@ class DamageContext:
             raise ValueError(f"unknown damage cause {self.cause!r}; use one of {sorted(CAUSES)}")
 
     def deeper(self, cause: str, aspect: Aspect | None) -> DamageContext:
-        """The context for codes produced by a further chart roll."""
-        return dataclasses.replace(self, cause=cause, aspect=aspect, depth=self.depth + 1)
+        """The context for codes produced by a further chart roll (``dataclasses.replace``,
+        spelt out: replace looks the fields up again on every call)."""
+        return DamageContext(
+            self.charts,
+            self.dice,
+            self.events,
+            aspect,
+            self.weapon_size,
+            cause,
+            self.depth + 1,
+            self.die,
+            self.effects,
+        )
 
 
 ApplyCodes = Callable[[ShipLog, Sequence[str], DamageContext], None]
