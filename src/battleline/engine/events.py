@@ -142,11 +142,10 @@ class EventLog:
         side: str | None = None,
         **data: Any,
     ) -> Event:
-        """Record and return a new event (built as :func:`new_event` builds it)."""
-        event: Any = _EventDraft(kind, text, self.turn, self.phase, ship, side, data)
-        event.__class__ = Event
+        """Record and return a new event."""
+        event = new_event(kind, text, self.turn, self.phase, ship, side, data)
         self.events.append(event)
-        return event  # type: ignore[no-any-return]
+        return event
 
     def of_kind(self, *kinds: EventKind) -> list[Event]:
         """The events of the given kinds, in order."""
