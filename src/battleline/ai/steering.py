@@ -1,13 +1,15 @@
 """The command phase's look-ahead for collisions (BF6-MOV): predicted tracks, the table of other
 ships' positions and tracks, and the search for a clear heading, vectorised with ``numpy``.
 
-:func:`steer_clear` gives exactly the answer of the plain triple loop (every ship of the
-division, every point of its predicted track, every obstacle point): a point is too close when
-``hypot(point - obstacle) < CLEARANCE_M`` and closer than the ship is to that obstacle now. The
-distances are computed for all points and obstacles at once with :func:`numpy.hypot`; since that
-may differ from :func:`math.hypot` in the last bit, the arrays only pick the *candidates* (within a
-relative :data:`_SLACK` of both limits, a superset of the real ones), and each candidate is
-confirmed with the scalar formula. A heading is thus refused exactly when the loop would refuse it.
+:func:`steer_clear` gives exactly the answer of the plain triple loop it replaced (every ship of
+the division, every point of its predicted track, every obstacle point): a point is too close
+when ``math.hypot(point - obstacle) < CLEARANCE_M`` and it is closer than the ship is to that
+obstacle now. The arrays (all headings' tracks from :func:`track_grid`, squared distances) may
+differ from that scalar arithmetic in the last bits, so they decide only what is beyond doubt:
+a heading with a pair well inside both limits (by :data:`_SLACK` and :data:`_SLACK_M`) is
+refused, one with no pair near them is clear, and a pair near a limit is settled by the scalar
+formula on the exact track of :func:`predicted_track`. A heading is thus refused exactly when
+the loop would refuse it.
 """
 
 from __future__ import annotations
