@@ -18,7 +18,7 @@ import numpy as np
 
 from battleline.ai.base import Admiral
 from battleline.ai.damage_control import dc_plan
-from battleline.ai.gunnery import fire_plan, legal_entries, target_order
+from battleline.ai.gunnery import fire_plan, legal_entries, prime_targets, target_order
 from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.ranging import Fall, RangeKeeper, Skill, fall_of, get_skill
 from battleline.ai.steering import ObstacleTable
@@ -318,6 +318,7 @@ class FleetAdmiral:
         def estimate(firer: str, target: str, seen: float) -> float:
             return self.keeper.estimate(firer, target, seen, turn, picture.scale.bracket_m)
 
+        prime_targets(picture)  # every sight line the plan will ask for, in one query
         entries = []
         for name in picture.view.divisions:
             division = division_of(picture, name)
