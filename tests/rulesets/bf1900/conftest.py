@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -40,6 +41,28 @@ def _main(key: str, calibre: float = 30.5, guns: int = 2, **kw: object) -> Mount
 
 def _battery(key: str, gun_class: GunClass, guns: int, pattern: int, calibre: float) -> Mounting:
     return Mounting(key, gun_class, calibre, 1, (4, 2, None, None), guns, 2, beam_pattern=pattern)
+
+
+def plain_class(mountings: Sequence[Mounting] = (), **values: Any) -> ShipClass:
+    """A plain 1900 battleship class named "Test" (size 8, good protection), ``values`` replacing
+    any field: for tests that need some class and care about one or two of its values."""
+    base: dict[str, Any] = {
+        "name": "Test",
+        "navy": "RN",
+        "type": ShipType.BATTLESHIP,
+        "year": 1900,
+        "size": 8,
+        "armour_vitals": 9,
+        "armour_upperworks": 6,
+        "upperworks_protection": Rating.GOOD,
+        "flood_protection": Rating.GOOD,
+        "stability": "good",
+        "seaway": "normal",
+        "armoured_deck": True,
+        "propulsion_knots": (18.0, 15.0, 12.0),
+        "mountings": tuple(mountings),
+    }
+    return ShipClass(**(base | values))
 
 
 def majestic() -> ShipClass:

@@ -27,8 +27,9 @@ from battleline.rulesets.bf1900.arcs import (
     position_arcs,
 )
 from battleline.rulesets.bf1900.gunnery import CUT_TARGETS, battery_flow, max_flow
-from battleline.rulesets.bf1900.ship import GunClass, Mounting, Rating, ShipClass, ShipType
+from battleline.rulesets.bf1900.ship import GunClass, Mounting
 from battleline.rulesets.bf1900.shiplog import Mark, ShipLog
+from conftest import plain_class
 
 
 def reference_max_flow(cap: Mapping[tuple[str, str], int], source: str, sink: str) -> int:
@@ -129,23 +130,9 @@ def test_max_flow_equals_string_keyed_edmonds_karp(cap: dict[tuple[str, str], in
 
 
 def mount_ship(mount: Mounting) -> ShipLog:
-    cls = ShipClass(
-        name="Test",
-        navy="test",
-        type=ShipType.BATTLESHIP,
-        year=1900,
-        size=8,
-        armour_vitals=9,
-        armour_upperworks=4,
-        upperworks_protection=Rating.GOOD,
-        flood_protection=Rating.GOOD,
-        stability="good",
-        seaway="normal",
-        armoured_deck=True,
-        propulsion_knots=(18, 15, 12, 9, 6, 3),
-        mountings=(mount,),
+    return ShipLog(
+        "Fuji", plain_class((mount,), armour_upperworks=4, propulsion_knots=(18, 15, 12, 9, 6, 3))
     )
-    return ShipLog("Fuji", cls)
 
 
 def battery(pattern: int, guns: int) -> Mounting:

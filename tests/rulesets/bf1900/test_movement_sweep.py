@@ -34,9 +34,9 @@ from battleline.rulesets.bf1900.movement import (
     track_poses,
 )
 from battleline.rulesets.bf1900.scales import load_scales
-from battleline.rulesets.bf1900.ship import Rating, ShipClass, ShipType
 from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.table import Land, footprints
+from conftest import plain_class
 
 
 def reference_resolve_tracks(
@@ -159,22 +159,7 @@ def reference_resolve_tracks(
     return out, contacts
 
 
-CLASS = ShipClass(
-    name="Test",
-    navy="RN",
-    type=ShipType.BATTLESHIP,
-    year=1900,
-    size=8,
-    armour_vitals=9,
-    armour_upperworks=6,
-    upperworks_protection=Rating.GOOD,
-    flood_protection=Rating.GOOD,
-    stability="good",
-    seaway="normal",
-    armoured_deck=True,
-    propulsion_knots=(18.0, 15.0, 12.0),
-    mountings=(),
-)
+CLASS = plain_class()
 
 
 legs = st.lists(
