@@ -1,6 +1,6 @@
 """Where a battle's time goes: a per-phase profile (command, move, gunnery, torpedo, damage, AI).
 
-Plays whole battles AI against AI under ``cProfile`` and prints
+Plays whole battles AI against AI under a profiler and prints
 
 * the phases: each phase's resolver, its order checking (the umpire reading the orders, once
   when the AI's lines are offered and once on submission), the AI admirals, the side views and
@@ -10,7 +10,12 @@ Plays whole battles AI against AI under ``cProfile`` and prints
 
 Usage::
 
-    .venv/bin/python benchmarks/profile_phases.py [SCENARIO] [--battles N] [--seed S]
+    .venv/bin/python benchmarks/profile_phases.py [SCENARIO] [--battles N] [--seed S] [--sampler]
+
+``cProfile`` (the default) counts every call, so its times overstate code that makes very many
+cheap calls (a hot loop of ``math.hypot`` looked ten times dearer than it was). ``--sampler``
+uses ``pyinstrument`` (``pip install -e ".[bench]"``), a sampling profiler with little overhead,
+and prints the phase table and the heaviest call paths instead.
 
 This prints figures; it is not a test.
 """
@@ -23,6 +28,7 @@ import pstats
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 #: (label, file suffix, function name): inclusive times read from the profile.
 PHASES: tuple[tuple[str, str, str], ...] = (
@@ -50,15 +56,54 @@ def play(scenario: str, seed: int, index: int) -> int:
     return play_battle(scenario, seed, index).turns
 
 
+def _matches(frame: Any, suffix: str, func: str) -> bool:
+    return bool(frame.function == func and (frame.file_path or "").endswith(suffix))
+
+
+def _inclusive(frame: Any, suffix: str, func: str) -> float:
+    """Time in the outermost frames of ``func`` (a recursive call is not counted twice)."""
+    if _matches(frame, suffix, func):
+        return float(frame.time)
+    return sum(_inclusive(child, suffix, func) for child in frame.children)
+
+
+def sampled(scenario: str, seed: int, battles: int) -> None:
+    """The phase table from a sampling profile (pyinstrument), then the heaviest call paths."""
+    from pyinstrument import Profiler
+
+    profiler = Profiler(interval=0.001)
+    turns = 0
+    profiler.start()
+    for i in range(battles):
+        turns += play(scenario, seed, i)
+    profiler.stop()
+    root = profiler.last_session.root_frame() if profiler.last_session else None
+    if root is None:
+        return
+    total = float(root.time)
+    print(f"{scenario}: {battles} battles, {turns} turns, {total:.2f} s under pyinstrument\n")
+    print(f"{'phase':34s} {'seconds':>9s} {'share':>7s} {'per turn':>10s}")
+    for label, suffix, func in PHASES:
+        cum = _inclusive(root, suffix, func)
+        if cum:
+            print(f"{label:34s} {cum:9.2f} {100 * cum / total:6.1f}% {1000 * cum / turns:8.1f}ms")
+    print()
+    print(profiler.output_text(unicode=False, color=False))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scenario", nargs="?", default="yalu-1894")
     parser.add_argument("--battles", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--top", type=int, default=20)
+    parser.add_argument("--sampler", action="store_true", help="pyinstrument, not cProfile")
     args = parser.parse_args()
 
     play(args.scenario, args.seed, 10_000)  # warm caches and imports outside the profile
+    if args.sampler:
+        sampled(args.scenario, args.seed, args.battles)
+        return
     profile = cProfile.Profile(time.process_time)  # CPU time: the machine may be shared
     turns = 0
     start = time.perf_counter()
