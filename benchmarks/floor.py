@@ -11,6 +11,11 @@ work of that battle is redone in bulk numpy, with no rules and no Python loop ov
   arcs tested against it, and every sight line tested against every third ship's base;
 * dice: the same number of uniform draws mapped to die faces.
 
+Apart from the floor, the script times the record the architecture asks for: the battle's event
+log (every die roll, order and result is an event) rebuilt with ``EventLog.emit``, one event at a
+time, with no rules at all. That alone bounds the battles a second any engine keeping the full
+record could play.
+
 The ratio engine ÷ floor says how much of the engine's time is the game's irreducible arithmetic
 and how much is Python doing it one ship, one gun, one die at a time.
 
@@ -32,7 +37,7 @@ import numpy as np
 
 from battleline.ai.base import play
 from battleline.engine import Game, new_game
-from battleline.engine.events import Event, EventKind
+from battleline.engine.events import Event, EventKind, EventLog
 from battleline.rulesets.bf1900.arcs import mounting_arcs
 from battleline.rulesets.bf1900.ruleset import scale_of
 from battleline.rulesets.bf1900.table import FUNNEL_FRACTION
@@ -70,6 +75,7 @@ def record(scenario: str, seed: int) -> dict[str, Any]:
         "poses": np.stack(poses),  # (T, N, 3)
         "alive": np.stack(alive),  # (T, N)
         "dice": int(dice.sum()),
+        "events": len(game.events),
         "sizes": sizes,  # (N, 2)
         "arcs": arc_array,  # (N, M, 2)
         "speed_m": float(np.nanmax(np.hypot(*np.diff(np.stack(poses)[:, :, :2], axis=0).T)))
@@ -140,6 +146,14 @@ def floor_dice(rec: dict[str, Any], rng: np.random.Generator) -> float:
     return float((1 + (rng.random(rec["dice"]) * 6).astype(np.int64)).sum())
 
 
+def event_record(rec: dict[str, Any]) -> float:
+    """The battle's event log alone: as many events emitted, each a die roll's size."""
+    log = EventLog()
+    for i in range(rec["events"]):
+        log.emit(EventKind.ROLL, "d6 = 4", ship="Mikasa", die=6, value=4, n=i)
+    return float(len(log.events))
+
+
 def timed(repeat: int, work: Any, *args: Any) -> float:
     """CPU seconds per call of ``work(*args)`` (after one warm-up call)."""
     work(*args)
@@ -167,6 +181,7 @@ def main() -> None:
     gun = timed(args.repeat, floor_gunnery, rec)
     dice = timed(args.repeat, floor_dice, rec, rng)
     bulk = move + gun + dice
+    events = timed(args.repeat, event_record, rec)
     print(
         f"{args.scenario}: {n} ships, {played.turns} turns, {rec['dice']} dice, "
         f"{substeps(rec)} collision sub-steps a turn"
@@ -178,6 +193,8 @@ def main() -> None:
     print(f"  dice                              {dice:9.4f} s")
     print(f"ratio engine / floor:               {engine / bulk:9.0f} x")
     print(f"floor battles/s on one core:        {1 / bulk:9.1f}")
+    print(f"the event log alone ({rec['events']} events):  {events:9.4f} s CPU")
+    print(f"  caps any engine keeping it at     {1 / events:9.1f} battles/s")
 
 
 if __name__ == "__main__":
