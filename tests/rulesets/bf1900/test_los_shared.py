@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battleline.engine.geometry import Pose
-from battleline.rulesets.bf1900.los import SightLines
-from battleline.rulesets.bf1900.table import Land, Obstacles, footprint, funnel_point
+from battleline.rulesets.bf1900.los import SightLines, _footprints
+from battleline.rulesets.bf1900.table import Land, Obstacles, base_ring, footprint, funnel_point
 
 SIZE = (500.0, 200.0)  # base length and width in metres
 
@@ -79,3 +79,49 @@ def test_shared_answers_equal_a_table_of_ones_own(
     lines.prime(rnd.sample(pairs, len(pairs) // 3))
     for a, b in pairs:
         assert lines.blockers(a, b) == reference(mine, island, a, b)
+
+
+@settings(max_examples=80, deadline=None)
+@given(ships, st.randoms(use_true_random=False))
+def test_array_screen_and_loop_give_the_same_blockers(
+    found: list[tuple[float, float, float]], rnd: object
+) -> None:
+    """BF6-LOS-02: the numpy screen of every (segment, obstacle) pair followed by the exact test
+    gives exactly the blockers of the one-segment-at-a-time loop, and never drops an obstacle
+    the segment touches."""
+    import random
+
+    assert isinstance(rnd, random.Random)
+    names = [f"S{i:02d}" for i in range(len(found))]
+    poses = {n: Pose(x, y, h) for n, (x, y, h) in zip(names, found, strict=True)}
+    island = (Land.from_coords("Rock", [(-150, -150), (150, -150), (150, 150), (-150, 150)]),)
+    obstacles = Obstacles({n: footprint(p, *SIZE) for n, p in poses.items()}, island)
+    ends = [funnel_point(p, SIZE[0]) for p in poses.values()]
+    corners = [c for n in names for c in base_ring(poses[n], *SIZE) or ()]
+    points = ends + corners + [(0.0, 0.0), (150.0, 150.0)]
+    segments = [(rnd.choice(points), rnd.choice(points)) for _ in range(120)]
+    excludes = [frozenset(rnd.sample(names, 2)) for _ in segments]
+    screened = obstacles._array_candidates(segments)
+    loop = [
+        obstacles.blockers_of_segment(a, b, ex)
+        for (a, b), ex in zip(segments, excludes, strict=True)
+    ]
+    assert (
+        obstacles.blockers_of_segments(segments, excludes) == loop
+    )  # 120 × (n + 1) > the loop limit
+    for (a, b), hits in zip(segments, screened, strict=True):
+        assert hits == sorted(hits)
+        assert set(obstacles.blockers_of_segment(a, b)) <= {obstacles.names[g] for g in hits}
+
+
+@settings(max_examples=40, deadline=None)
+@given(ships)
+def test_table_footprints_equal_footprint_bit_for_bit(
+    found: list[tuple[float, float, float]],
+) -> None:
+    """The shared table draws every base in one broadcast: the same corners as one at a time."""
+    bases = tuple(
+        (f"S{i:02d}", Pose(x, y, h + 0.3 * i), *SIZE) for i, (x, y, h) in enumerate(found)
+    )
+    for (_, pose, length, width), poly in zip(bases, _footprints(bases), strict=True):
+        assert poly.exterior.coords[:] == footprint(pose, length, width).exterior.coords[:]

@@ -19,16 +19,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
+import numpy as np
+from shapely import Polygon
+
 from battleline.engine.geometry import Pose
 from battleline.errors import UnknownNameError
-from battleline.rulesets.bf1900.table import (
-    Land,
-    Obstacles,
-    Point,
-    base_ring,
-    footprint,
-    funnel_point,
-)
+from battleline.rulesets.bf1900.table import Land, Obstacles, Point, footprints, funnel_point
 
 #: One ship on a table as a sight-line index sees it: name, pose, base length and width (metres).
 Base = tuple[str, Pose, float, float]
@@ -43,11 +39,7 @@ class _Table:
 
     def __init__(self, bases: tuple[Base, ...], land: tuple[Land, ...]) -> None:
         self.funnels: dict[str, Point] = {n: funnel_point(p, length) for n, p, length, _ in bases}
-        self.obstacles = Obstacles(
-            {n: footprint(p, length, width) for n, p, length, width in bases},
-            land,
-            [base_ring(p, length, width) for _, p, length, width in bases],
-        )
+        self.obstacles = Obstacles(dict(zip(self.funnels, _footprints(bases), strict=True)), land)
         self.cache: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
     def answer(self, keys: Sequence[tuple[str, str]]) -> None:
@@ -66,6 +58,16 @@ class _Table:
         for key, names in zip(todo, found, strict=True):
             n_ships = next((i for i, n in enumerate(names) if n not in funnels), len(names))
             self.cache[key] = (tuple(names[:n_ships]), tuple(names[n_ships:]))
+
+
+def _footprints(bases: Sequence[Base]) -> list[Polygon]:
+    """The :func:`~battleline.rulesets.bf1900.table.footprint` of every base in one broadcast
+    (:func:`~battleline.rulesets.bf1900.table.footprints`: the same operations on each number,
+    so the same corners bit for bit)."""
+    if not bases:
+        return []
+    rows = np.array([(p.x, p.y, p.heading, length, width) for _, p, length, width in bases])
+    return list(footprints(*rows.T))
 
 
 @lru_cache(maxsize=4)
@@ -119,10 +121,6 @@ class SightLines:
         """The table's bases and land (in canonical order: ships by name, then land)."""
         return self._table.obstacles
 
-    @staticmethod
-    def _key(a: str, b: str) -> tuple[str, str]:
-        return (a, b) if a <= b else (b, a)
-
     def _check(self, name: str) -> None:
         if name not in self.funnels:
             raise UnknownNameError("ship afloat", name, self.names)
@@ -138,8 +136,14 @@ class SightLines:
 
     def prime(self, pairs: Iterable[tuple[str, str]]) -> None:
         """Answer many pairs at once and cache them."""
-        todo = list(dict.fromkeys(self._key(a, b) for a, b in pairs))
-        todo = [k for k in todo if k not in self._cache]
+        cache = self._cache
+        todo = list(
+            dict.fromkeys(
+                key for a, b in pairs if (key := (a, b) if a <= b else (b, a)) not in cache
+            )
+        )
+        if not todo:
+            return
         for a, b in todo:
             self._check(a)
             self._check(b)
