@@ -79,7 +79,10 @@ def _shared_table(bases: tuple[Base, ...], land: tuple[Land, ...]) -> _Table:
     base and piece of land), so it does not depend on who asked first or which pairs were primed.
     It reveals nothing hidden: an admiral's picture holds only what its side's view shows, and an
     entry is reused only for an identical table, whose answers that side could compute itself.
-    Bounded (a phase asks about one table: two admirals, the check and the resolution).
+    The bases are sorted by name, so callers listing the same ships in another order share an
+    entry (each :class:`SightLines` puts answers back in its own order); a table lacking a ship
+    (sunk, or not in a side's view) or with other land is another key, as it must be. Bounded: a
+    phase asks about one table (two admirals, the check and the resolution).
     """
     return _Table(bases, land)
 
