@@ -53,7 +53,10 @@ class Picture:
         """Line of sight between the ships on the table (BF6-LOS-01), built when first asked
         for: only the gunnery planners look, so the command, torpedo and damage-control
         pictures never pay for the index. The picture's poses and sizes never change, so a
-        late build sees what an early one would."""
+        late build sees what an early one would. The index is shared with every other
+        :class:`SightLines` over an identical table (the other admiral's, the umpire's), which
+        reveals nothing: this table holds only what the side's view shows, and each answer is
+        the one this picture would compute itself."""
         return SightLines(self.poses, self.sizes)
 
     @property

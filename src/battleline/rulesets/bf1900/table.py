@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 import shapely
@@ -291,16 +291,68 @@ class Obstacles:
         segments: Sequence[tuple[Point, Point]],
         excludes: Sequence[set[str] | frozenset[str]] | None = None,
     ) -> list[list[str]]:
-        """:meth:`blockers_of_segment` for many segments at once."""
+        """:meth:`blockers_of_segment` for many segments at once.
+
+        Above :data:`_LOOP_LIMIT` segment × obstacle pairs, every pair is first screened in one
+        numpy broadcast (:meth:`_array_candidates`); only the survivors get the exact test.
+        """
         if len(segments) * len(self.geoms) > _LOOP_LIMIT:
-            candidates = self._tree_candidates(segments)
-        else:
-            candidates = [self._box_candidates(a, b) for a, b in segments]
+            candidates = self._array_candidates(segments)
+            return [
+                self._exact(a, b, hits, excludes[s] if excludes is not None else frozenset())
+                for s, ((a, b), hits) in enumerate(zip(segments, candidates, strict=True))
+            ]
         out: list[list[str]] = []
-        for s, ((a, b), hits) in enumerate(zip(segments, candidates, strict=True)):
+        for s, (a, b) in enumerate(segments):
             skip = excludes[s] if excludes is not None else frozenset()
-            out.append(self._blockers(a, b, hits, skip))
+            out.append(self._blockers(a, b, self._box_candidates(a, b), skip))
         return out
+
+    def _array_candidates(self, segments: Sequence[tuple[Point, Point]]) -> list[list[int]]:
+        """For each segment, in index order, the obstacles whose bounding box meets the segment's
+        and (for a base) whose disc is not surely clear of the segment's line: the tests of
+        :meth:`_box_candidates` and :meth:`_blockers`, for every (segment, obstacle) pair in one
+        broadcast.
+
+        Only a screen: both tests pass every obstacle the segment really touches (the box is the
+        exact envelope, the disc holds the base with room to spare and the line test allows for
+        rounding), so the exact test of the survivors gives the same answers as the loop.
+        """
+        seg = np.asarray(segments, dtype=float).reshape(len(segments), 4)
+        ax, ay, bx, by = (seg[:, i : i + 1] for i in range(4))
+        minx, miny, maxx, maxy, cx, cy, radius, has_disc = self._arrays
+        meets_box = (
+            (minx <= np.maximum(ax, bx))
+            & (maxx >= np.minimum(ax, bx))
+            & (miny <= np.maximum(ay, by))
+            & (maxy >= np.minimum(ay, by))
+        )
+        dx, dy = bx - ax, by - ay
+        reach = np.hypot(dx, dy) * (1.0 + 1e-12)
+        t1, t2 = dx * (cy - ay), dy * (cx - ax)
+        clear = np.abs(t1 - t2) - _ORIENT_EPS * (np.abs(t1) + np.abs(t2)) > radius * reach
+        seg_idx, geom_idx = np.nonzero(meets_box & ~(clear & has_disc))
+        found: list[list[int]] = [[] for _ in segments]
+        for s, g in zip(seg_idx.tolist(), geom_idx.tolist(), strict=True):
+            found[s].append(g)  # row-major: each segment's obstacles in index order
+        return found
+
+    @cached_property
+    def _arrays(self) -> tuple[NDArray[np.float64], ...]:
+        """Boxes and discs as rows for :meth:`_array_candidates` (a disc of 0 for land, unused)."""
+        boxes = np.array(self._boxes, dtype=float).reshape(len(self._boxes), 4)
+        discs = np.array(
+            [d if d is not None else (0.0, 0.0, 0.0) for d in self._discs], dtype=float
+        ).reshape(len(self._discs), 3)
+        has_disc = np.array([d is not None for d in self._discs], dtype=bool)
+        return (*boxes.T, *discs.T, has_disc)
+
+    def _exact(
+        self, a: Point, b: Point, candidates: Iterable[int], skip: set[str] | frozenset[str]
+    ) -> list[str]:
+        """The candidates the segment a–b touches (exact test), less ``skip``."""
+        names = self.names
+        return [names[g] for g in candidates if names[g] not in skip and self._meets(a, b, g)]
 
     def _blockers(
         self, a: Point, b: Point, candidates: Iterable[int], skip: set[str] | frozenset[str]
@@ -336,17 +388,6 @@ class Obstacles:
             if minx <= hix and maxx >= lox and miny <= hiy and maxy >= loy
         ]
 
-    def _tree_candidates(self, segments: Sequence[tuple[Point, Point]]) -> list[list[int]]:
-        """Bounding-box candidates of many segments from one tree query, each in index order."""
-        coords = np.asarray(segments, dtype=float).reshape(len(segments), 2, 2)
-        seg_idx, geom_idx = self._tree.query(shapely.linestrings(coords))
-        found: list[list[int]] = [[] for _ in segments]
-        for s, g in zip(seg_idx.tolist(), geom_idx.tolist(), strict=True):
-            found[s].append(g)
-        for hits in found:
-            hits.sort()  # ships were indexed before land
-        return found
-
     def _meets(self, a: Point, b: Point, g: int) -> bool:
         """Whether segment a–b touches obstacle ``g``: exact, by :func:`segment_meets_ring` when it
         can tell, else by shapely."""
@@ -376,5 +417,5 @@ def _rings_of(polygons: Sequence[Polygon]) -> list[Ring | None]:
     return [convex_ring(tuple(pts)) for pts in per_geom]
 
 
-#: Above this many segment × obstacle pairs, bounding-box candidates come from one tree query.
+#: Above this many segment × obstacle pairs, candidates are screened in one numpy broadcast.
 _LOOP_LIMIT = 400
