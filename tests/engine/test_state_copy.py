@@ -4,13 +4,14 @@ shares nothing the resolvers change in place (architecture.md, "State and copies
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from battleline.engine import new_game
-from battleline.engine.state import copy_extra, state_hash
+from battleline.engine.state import GameState, copy_extra, state_hash
 
 SCENARIO = "cruiser-duel"
 
@@ -91,3 +92,15 @@ def test_state_copy_is_independent_of_the_original() -> None:
     new.torpedo_hits.append(None)  # type: ignore[arg-type]
     assert state_hash(state) == before
     assert state.extra["ruleset"] == {"counts": [1, 2], "flag": True}
+
+
+def test_state_copy_has_every_field_of_the_original() -> None:
+    """The slot-by-slot copy (no ``__init__``) sets every field: equal to the original, field by
+    field, and equal to ``copy.deepcopy`` (ship classes aside, which it shares)."""
+    game = new_game(SCENARIO, 5)
+    game.state.extra["ruleset"] = {"counts": [1, 2]}
+    new = game.state.copy()
+    for f in dataclasses.fields(GameState):
+        assert getattr(new, f.name) == getattr(game.state, f.name), f.name
+    assert new == copy.deepcopy(game.state)
+    assert all(new.logs[n].cls is log.cls for n, log in game.state.logs.items())

@@ -94,8 +94,14 @@ class GameState:
         return [n for n, log in self.logs.items() if log.side == side]
 
     def copy(self) -> GameState:
-        """One copy per resolution: logs deep-copied, class values shared (frozen)."""
-        new = copy.copy(self)
+        """One copy per resolution: logs deep-copied, class values shared (frozen).
+
+        The shallow copy is made slot by slot without ``__init__`` (``copy.copy`` goes through
+        ``__reduce_ex__``, several times slower); every mutable field is then replaced below.
+        """
+        new: GameState = object.__new__(GameState)
+        for name in _STATE_SLOTS:
+            setattr(new, name, getattr(self, name))
         new.logs = {k: v.copy() for k, v in self.logs.items()}
         new.poses = dict(self.poses)
         new.divisions = dict(self.divisions)  # Division is frozen
@@ -108,6 +114,9 @@ class GameState:
         new.extra = copy_extra(self.extra)
         return new
 
+
+#: Every field of :class:`GameState` (its slots), for the shallow step of ``GameState.copy``.
+_STATE_SLOTS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(GameState))
 
 #: Types ``copy.deepcopy`` returns as they are (immutable leaves of JSON-like data).
 _ATOMIC = frozenset({type(None), bool, int, float, str})
