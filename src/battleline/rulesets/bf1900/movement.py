@@ -20,6 +20,7 @@ import bisect
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Literal
 
 import numpy as np
@@ -127,7 +128,7 @@ def forced_turn(log: ShipLog) -> int:
 # -- legs and tracks -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Leg:
     """One piece of a move: straight ahead, or a turn along the turning circle.
 
@@ -344,9 +345,13 @@ def grid_poses(
     if counts.sum():
         owner = np.repeat(np.arange(n), counts)
         col = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-        dist[owner, col] = [d for t in paths for d in t.distances]
-        turns[owner, col] = [a for t in paths for a in t.turns]
-        pts = np.array([p for t in paths for p in t.points], dtype=np.float64).reshape(-1, 2)
+        total = int(counts.sum())
+        dist[owner, col] = np.fromiter(
+            chain.from_iterable(t.distances for t in paths), float, total
+        )
+        turns[owner, col] = np.fromiter(chain.from_iterable(t.turns for t in paths), float, total)
+        flat = chain.from_iterable(chain.from_iterable(t.points) for t in paths)
+        pts = np.fromiter(flat, float, 2 * total).reshape(-1, 2)
         px[owner, col], py[owner, col] = pts[:, 0], pts[:, 1]
     last = np.maximum(counts - 2, 0)[:, None]
     i = np.empty(s.shape, dtype=np.intp)
