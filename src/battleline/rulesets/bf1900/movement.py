@@ -413,7 +413,8 @@ class _Sweep:
         reach = np.hypot(self.half_l, self.half_w)
         self.reach2 = np.add.outer(reach, reach) ** 2
         self.rows = np.arange(len(paths))
-        self.upper = self.rows[:, None] < self.rows[None, :]
+        # Pairs i < j that may come near at all: the only pairs the broad phase tests.
+        self.upper = (self.rows[:, None] < self.rows[None, :]) & self._may_meet(reach)
         self.near_land = np.zeros(self.x.shape, dtype=bool)
         if land:
             box = shapely.bounds(np.array([piece.polygon for piece in land]))
@@ -426,6 +427,19 @@ class _Sweep:
                 & (y + r >= box[:, 1])
             ).any(axis=2)
         self.at = np.zeros(len(paths), dtype=np.intp)
+
+    def _may_meet(self, reach: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """(ship, ship): False for a pair that the circle test of :meth:`_may_overlap` fails at
+        every sub-step, whatever poses each holds: the boxes round their whole tracks lie
+        further apart on x or on y than their reaches plus a metre. A metre is far more than
+        rounding can move a difference of coordinates, so a pair dropped here is never near."""
+        lo_x, hi_x = self.x.min(axis=1), self.x.max(axis=1)
+        lo_y, hi_y = self.y.min(axis=1), self.y.max(axis=1)
+        gap = np.add.outer(reach, reach) + 1.0
+        apart = (lo_x[None, :] - hi_x[:, None] > gap) | (lo_x[:, None] - hi_x[None, :] > gap)
+        apart |= (lo_y[None, :] - hi_y[:, None] > gap) | (lo_y[:, None] - hi_y[None, :] > gap)
+        meet: NDArray[np.bool_] = ~apart
+        return meet
 
     def _may_overlap(
         self, a: NDArray[np.intp], b: NDArray[np.intp], cols: NDArray[np.intp]
