@@ -596,6 +596,8 @@ def resolve_tracks(
     busy = np.ones(n_steps + 1, dtype=bool)
     busy[1:] = sweep.busy_steps(1, skip, halted, under_way if land_tree is not None else nowhere)
     for k in range(1, n_steps + 1):
+        if not busy[k]:  # nothing can be found at this sub-step
+            continue
         prev = (k - 1) / n_steps
         while True:
             active = [n for n in moving if n not in stopped]
