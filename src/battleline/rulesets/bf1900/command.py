@@ -716,8 +716,8 @@ def _straight_wake(ship: str, lead: str, poses: Mapping[str, Pose]) -> tuple[Ste
     return (Step(straight_m=ahead),) if ahead > 1e-6 else ()
 
 
-#: How many plans :func:`plan_division_move` remembers (a few turns of a big battle).
-PLAN_MEMO_SIZE = 256
+#: How many plans :func:`plan_division_move` remembers: a turn of a big battle makes a few dozen.
+PLAN_MEMO_SIZE = 128
 #: An event the plan emits: text and data (BF6-CMD-09 notes).
 _Note = tuple[str, dict[str, str]]
 _PlanKey = tuple[object, ...]
