@@ -25,7 +25,7 @@ from battleline.engine.geometry import Pose, bearing, norm360, signed_angle
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.command import drop_out_eligible, plan_division_move
 from battleline.rulesets.bf1900.divisions import Division, Formation, restores_line_ahead
-from battleline.rulesets.bf1900.movement import move_allowance_m
+from battleline.rulesets.bf1900.movement import allowance_at
 from battleline.rulesets.bf1900.notation import DropOut, parse_orders
 from battleline.rulesets.bf1900.ruleset import crippled
 from battleline.rulesets.bf1900.shiplog import ShipLog
@@ -267,7 +267,8 @@ def speed_order(
 ) -> list[str]:
     """``SPDn`` at the best legal speed for every ship (BF6-MOV-01/03/06), or none when unsure.
 
-    The limits come from the rules' own :func:`move_allowance_m`, with last turn's move as the
+    The limits come from the rules' own
+    :func:`~battleline.rulesets.bf1900.movement.move_allowance_m`, with last turn's move as the
     admiral saw its own ships move; a speed that any ship cannot make is never written.
     """
     if not full:
@@ -279,13 +280,14 @@ def speed_order(
         if ship not in last_moves:
             return []
         last = last_moves[ship]
-        bounds = [move_allowance_m(log, scale, max(0.0, last + d)) for d in (-0.2, 0.0, 0.2)]
+        knots = log.speed_knots  # read once: worked out afresh on every read
+        bounds = [allowance_at(log, scale, max(0.0, last + d), knots) for d in (-0.2, 0.0, 0.2)]
         lo = max(b[0] for b in bounds)
         hi = min(b[1] for b in bounds)
         if hi <= 0.0:
             continue
         lo_all, hi_all = max(lo_all, lo), min(hi_all, hi)
-        top = min(top, scale.knots_to_m_per_turn(log.speed_knots))
+        top = min(top, scale.knots_to_m_per_turn(knots))
     wanted = min(hi_all, top)
     if not math.isfinite(wanted) or wanted <= 0.0:
         return []

@@ -716,6 +716,50 @@ def _straight_wake(ship: str, lead: str, poses: Mapping[str, Pose]) -> tuple[Ste
     return (Step(straight_m=ahead),) if ahead > 1e-6 else ()
 
 
+#: How many plans :func:`plan_division_move` remembers: a turn of a big battle makes a few dozen.
+PLAN_MEMO_SIZE = 128
+#: An event the plan emits: text and data (BF6-CMD-09 notes).
+_Note = tuple[str, dict[str, str]]
+_PlanKey = tuple[object, ...]
+_plan_memo: dict[_PlanKey, tuple[Scale, DivisionPlan, tuple[_Note, ...]]] = {}
+
+
+def _plan_key(
+    division: Division,
+    orders: tuple[Order, ...],
+    poses: Mapping[str, Pose],
+    logs: Mapping[str, ShipLog],
+    scale: Scale,
+    last_moves: Mapping[str, float],
+) -> _PlanKey:
+    """Everything :func:`_make_plan` reads, as immutable values (the scale is compared apart).
+
+    Per ship of the division: its pose; its last move, or ``None`` when absent (absent and
+    present differ: see :func:`_division_distance`); what it reads of the log — the available
+    speed, ``sunk`` and the propulsion box speeds (:func:`allowance_at`), the class's turning
+    circle, the TR hits and the rudder (:func:`turn_radius_m`, :func:`apply_steering`), and the
+    class's type when the interval is the default (:meth:`Scale.base_size_m`). The log's name
+    only appears in an error, and errors are never remembered.
+    """
+    default_interval = not division.interval_m
+    per_ship = tuple(
+        (
+            poses[ship],
+            last_moves.get(ship),
+            log.speed_knots,
+            log.sunk,
+            log.propulsion.speeds,
+            log.cls.turning_circle_m,
+            log.tr_hits,
+            log.rudder,
+            log.cls.type if default_interval else None,
+        )
+        for ship in division.ships
+        for log in (logs[ship],)
+    )
+    return division, orders, per_ship
+
+
 def plan_division_move(
     division: Division,
     orders: Sequence[Order],
@@ -724,6 +768,45 @@ def plan_division_move(
     scale: Scale,
     last_moves: Mapping[str, float],
     events: EventLog | None = None,
+) -> DivisionPlan:
+    """Turn a division's movement orders into per-ship legs (BF6-CMD-04..15): see
+    :func:`_make_plan`.
+
+    A turn plans each division up to four times with the same inputs (the AI's check, the check
+    on submission, the Command Phase and the Movement Phase), so plans are remembered, keyed on
+    :func:`_plan_key` — every value the plan reads, all immutable (frozen dataclasses, tuples,
+    floats, enums) — and the scale, compared by value. The plan is a pure function of these, so
+    a remembered plan is the plan made afresh; its notes (BF6-CMD-09 events) are emitted again
+    on every call. Floats that compare equal but differ (only ±0.0) reach the plan through
+    comparisons and sums with non-zero terms, where they act alike. A plan that raises is not
+    remembered. A remembered plan is shared: callers only read it.
+    """
+    orders = tuple(orders)
+    key = _plan_key(division, orders, poses, logs, scale, last_moves)
+    hit = _plan_memo.get(key)
+    if hit is not None and (hit[0] is scale or hit[0] == scale):
+        plan, notes = hit[1], hit[2]
+        if events is not None:
+            for text, data in notes:
+                events.emit(EventKind.COMMAND, text, **data)
+        return plan
+    found: list[_Note] = []
+    plan = _make_plan(division, orders, poses, logs, scale, last_moves, events, found)
+    if len(_plan_memo) >= PLAN_MEMO_SIZE:
+        del _plan_memo[next(iter(_plan_memo))]  # the oldest
+    _plan_memo[key] = (scale, plan, tuple(found))
+    return plan
+
+
+def _make_plan(
+    division: Division,
+    orders: Sequence[Order],
+    poses: Mapping[str, Pose],
+    logs: Mapping[str, ShipLog],
+    scale: Scale,
+    last_moves: Mapping[str, float],
+    events: EventLog | None,
+    notes: list[_Note],
 ) -> DivisionPlan:
     """Turn a division's movement orders into per-ship legs (BF6-CMD-04..15).
 
@@ -773,13 +856,11 @@ def plan_division_move(
                 if not in_line
                 else "a turn together came first"
             )
+            text = f"{division.name}: {o} carried out as a turn together ({why}; BF6-CMD-09)"
+            data = {"division": division.name, "order": str(o)}
+            notes.append((text, data))
             if events is not None:
-                events.emit(
-                    EventKind.COMMAND,
-                    f"{division.name}: {o} carried out as a turn together ({why}; BF6-CMD-09)",
-                    division=division.name,
-                    order=str(o),
-                )
+                events.emit(EventKind.COMMAND, text, **data)
             succession = False
         step = Step(turn_deg=float(o.signed_deg))
         if succession:

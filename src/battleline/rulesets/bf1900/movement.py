@@ -20,6 +20,7 @@ import bisect
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Literal
 
 import numpy as np
@@ -127,7 +128,7 @@ def forced_turn(log: ShipLog) -> int:
 # -- legs and tracks -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Leg:
     """One piece of a move: straight ahead, or a turn along the turning circle.
 
@@ -344,9 +345,13 @@ def grid_poses(
     if counts.sum():
         owner = np.repeat(np.arange(n), counts)
         col = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-        dist[owner, col] = [d for t in paths for d in t.distances]
-        turns[owner, col] = [a for t in paths for a in t.turns]
-        pts = np.array([p for t in paths for p in t.points], dtype=np.float64).reshape(-1, 2)
+        total = int(counts.sum())
+        dist[owner, col] = np.fromiter(
+            chain.from_iterable(t.distances for t in paths), float, total
+        )
+        turns[owner, col] = np.fromiter(chain.from_iterable(t.turns for t in paths), float, total)
+        flat = chain.from_iterable(chain.from_iterable(t.points) for t in paths)
+        pts = np.fromiter(flat, float, 2 * total).reshape(-1, 2)
         px[owner, col], py[owner, col] = pts[:, 0], pts[:, 1]
     last = np.maximum(counts - 2, 0)[:, None]
     i = np.empty(s.shape, dtype=np.intp)
@@ -408,7 +413,8 @@ class _Sweep:
         reach = np.hypot(self.half_l, self.half_w)
         self.reach2 = np.add.outer(reach, reach) ** 2
         self.rows = np.arange(len(paths))
-        self.upper = self.rows[:, None] < self.rows[None, :]
+        # Pairs i < j that may come near at all: the only pairs the broad phase tests.
+        self.upper = (self.rows[:, None] < self.rows[None, :]) & self._may_meet(reach)
         self.near_land = np.zeros(self.x.shape, dtype=bool)
         if land:
             box = shapely.bounds(np.array([piece.polygon for piece in land]))
@@ -421,6 +427,19 @@ class _Sweep:
                 & (y + r >= box[:, 1])
             ).any(axis=2)
         self.at = np.zeros(len(paths), dtype=np.intp)
+
+    def _may_meet(self, reach: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """(ship, ship): False for a pair that the circle test of :meth:`_may_overlap` fails at
+        every sub-step, whatever poses each holds: the boxes round their whole tracks lie
+        further apart on x or on y than their reaches plus a metre. A metre is far more than
+        rounding can move a difference of coordinates, so a pair dropped here is never near."""
+        lo_x, hi_x = self.x.min(axis=1), self.x.max(axis=1)
+        lo_y, hi_y = self.y.min(axis=1), self.y.max(axis=1)
+        gap = np.add.outer(reach, reach) + 1.0
+        apart = (lo_x[None, :] - hi_x[:, None] > gap) | (lo_x[:, None] - hi_x[None, :] > gap)
+        apart |= (lo_y[None, :] - hi_y[:, None] > gap) | (lo_y[:, None] - hi_y[None, :] > gap)
+        meet: NDArray[np.bool_] = ~apart
+        return meet
 
     def _may_overlap(
         self, a: NDArray[np.intp], b: NDArray[np.intp], cols: NDArray[np.intp]
@@ -577,6 +596,8 @@ def resolve_tracks(
     busy = np.ones(n_steps + 1, dtype=bool)
     busy[1:] = sweep.busy_steps(1, skip, halted, under_way if land_tree is not None else nowhere)
     for k in range(1, n_steps + 1):
+        if not busy[k]:  # nothing can be found at this sub-step
+            continue
         prev = (k - 1) / n_steps
         while True:
             active = [n for n in moving if n not in stopped]
