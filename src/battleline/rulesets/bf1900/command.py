@@ -14,6 +14,7 @@ Readings of the gaps and ambiguities (AMB-01..09, REF-BF6-15) are in ``docs/rule
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -722,6 +723,7 @@ PLAN_MEMO_SIZE = 128
 _Note = tuple[str, dict[str, str]]
 _PlanKey = tuple[object, ...]
 _plan_memo: dict[_PlanKey, tuple[Scale, DivisionPlan, tuple[_Note, ...]]] = {}
+_plan_memo_lock = threading.Lock()
 
 
 def _plan_key(
@@ -792,9 +794,10 @@ def plan_division_move(
         return plan
     found: list[_Note] = []
     plan = _make_plan(division, orders, poses, logs, scale, last_moves, events, found)
-    if len(_plan_memo) >= PLAN_MEMO_SIZE:
-        del _plan_memo[next(iter(_plan_memo))]  # the oldest
-    _plan_memo[key] = (scale, plan, tuple(found))
+    with _plan_memo_lock:  # the web server may plan from several threads
+        if len(_plan_memo) >= PLAN_MEMO_SIZE:
+            del _plan_memo[next(iter(_plan_memo))]  # the oldest
+        _plan_memo[key] = (scale, plan, tuple(found))
     return plan
 
 
