@@ -364,32 +364,10 @@ class ShipLog:
         new.name = self.name
         new.cls = self.cls
         new.side = self.side
-        # The small records are copied inline (their own ``copy`` does the same): one method
-        # call saved per record, and a log holds about eight of them.
-        prop = self.propulsion
-        boxes: PropulsionBoxes = _new(PropulsionBoxes)
-        boxes.speeds = prop.speeds
-        boxes.destroyed = prop.destroyed
-        boxes.damaged = prop.damaged
-        boxes.margin = prop.margin
-        new.propulsion = boxes
+        new.propulsion = self.propulsion.copy()
         new.dc_boxes = list(self.dc_boxes)
-        compartments: dict[Compartment, CompartmentState] = {}
-        for zone, flood in self.compartments.items():
-            c: CompartmentState = _new(CompartmentState)
-            c.level = flood.level
-            c.contained = flood.contained
-            c.counterflooded = flood.counterflooded
-            compartments[zone] = c
-        new.compartments = compartments
-        positions: dict[str, PositionState] = {}
-        for key, pos in self.positions.items():
-            p: PositionState = _new(PositionState)
-            p.slashes = pos.slashes
-            p.destroyed = pos.destroyed
-            p.magazine_flooded = pos.magazine_flooded
-            positions[key] = p
-        new.positions = positions
+        new.compartments = {zone: flood.copy() for zone, flood in self.compartments.items()}
+        new.positions = {key: pos.copy() for key, pos in self.positions.items()}
         new.batteries = {k: list(v) for k, v in self.batteries.items()}
         new.torpedoes_left = dict(self.torpedoes_left)
         new.fires_external = self.fires_external
