@@ -49,15 +49,15 @@ SWEEP_SEED = 7
 
 def digest(job: tuple[str, int]) -> dict[str, object]:
     """Play one golden battle; its event-log digest, final state hash and CPU seconds."""
-    from battleline.ai.base import admiral_factory, play
-    from battleline.engine import new_game
+    from battleline.ai.base import play
     from battleline.engine.record import state_hash
+    from battleline.game import new_game
     from battleline.sim.runner import run_seed
 
     scenario, index = job
     start = time.process_time()
     game = new_game(scenario, run_seed(SWEEP_SEED, index))
-    play(game, factory=admiral_factory())
+    play(game)
     dice, orders = hashlib.sha256(), hashlib.sha256()
     n_rolls = 0
     for event in game.events:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battleline.engine import new_game
 from battleline.engine.events import Event, EventKind
-from battleline.engine.state import GameState
+from battleline.game import new_game
+from battleline.rulesets.bf1900.state import Bf1900State
 from battleline.sim.runner import _COUNTED_KINDS, CAUSES, cause_of, count_damage
 
 
-def _reference(state: GameState, events: list[Event]) -> tuple[tuple[int, ...], ...]:
+def _reference(state: Bf1900State, events: list[Event]) -> tuple[tuple[int, ...], ...]:
     """The plain loop: every event, its ship looked up, its cause asked for."""
     counts = {s: [0] * len(CAUSES) for s in state.sides}
     for event in events:

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battleline.engine import new_game
 from battleline.engine.events import Event, EventKind
 from battleline.errors import BattlelineError
+from battleline.game import new_game
 from battleline.sim.aggregate import Tally, wilson
 from battleline.sim.backends import (
     ClusterError,

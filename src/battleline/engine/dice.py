@@ -2,7 +2,7 @@
 
 Every roll goes through a :class:`Dice` object, names its purpose, and is recorded as an
 ``EventKind.ROLL`` event when the dice are attached to an :class:`EventLog`. Nothing else in the
-engine or rulesets may draw random numbers.
+engine or a rule system may draw random numbers.
 
 :class:`SeededDice` owns a numpy ``Generator`` seeded from a ``SeedSequence``; :class:`FixedDice`
 plays a scripted sequence for tests and raises :class:`DiceExhausted` when a rule asks for more.

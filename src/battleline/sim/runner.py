@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from battleline.engine.events import Event, EventKind
-from battleline.engine.state import GameState
+from battleline.rulesets.bf1900.state import Bf1900State
 
 #: Damage causes the report counts, in report order.
 CAUSES: tuple[str, ...] = ("gunfire", "torpedo", "flooding", "fire", "explosion")
@@ -110,7 +110,7 @@ _COUNTED_KINDS = frozenset(
 
 
 def count_damage(
-    state: GameState, events: Iterable[Event]
+    state: Bf1900State, events: Iterable[Event]
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Damage received by each side's ships, counted by cause (see :func:`cause_of`)."""
     a, b = state.sides
@@ -127,7 +127,7 @@ def count_damage(
     return tuple(counts[a]), tuple(counts[b])
 
 
-def record_of(index: int, state: GameState, events: Iterable[Event]) -> BattleRecord:
+def record_of(index: int, state: Bf1900State, events: Iterable[Event]) -> BattleRecord:
     """Read a finished game's state and events into a :class:`BattleRecord`."""
     from battleline.rulesets.bf1900.ruleset import ship_fate
 
@@ -167,13 +167,13 @@ def play_battle(scenario: str, seed: int, index: int) -> BattleRecord:
     (:meth:`BattleRecord.failed`) instead of losing the whole sweep; the report lists it with
     the game seed that replays it (``battleline demo --scenario ... --seed ...``).
     """
-    from battleline.ai.base import admiral_factory, play
-    from battleline.engine import new_game
+    from battleline.ai.base import play
+    from battleline.game import new_game
 
     game = new_game(scenario, run_seed(seed, index))
     a, b = game.state.sides
     try:
-        play(game, factory=admiral_factory())
+        play(game)
     except Exception as exc:  # one bad battle must not sink a sweep of thousands
         lines = str(exc).strip().splitlines()
         return BattleRecord.failed(

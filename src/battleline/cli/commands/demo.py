@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from battleline.engine import Game, GameRecord, new_game
+from battleline.engine import Game, GameRecord
 from battleline.engine.events import Event, EventKind
-from battleline.engine.state import GameState
+from battleline.game import new_game
+from battleline.rulesets.bf1900.state import Bf1900State
 
 DEFAULT_SCENARIO = "channel-1900"
 
@@ -107,7 +109,7 @@ class Narrator:
         shots.clear()
 
 
-def summary(state: GameState) -> Table:
+def summary(state: Bf1900State) -> Table:
     """Each ship's fate."""
     from battleline.rulesets.bf1900.ruleset import ship_fate
 
@@ -136,7 +138,7 @@ def summary(state: GameState) -> Table:
     return table
 
 
-def write_picture(state: GameState, path: Path) -> Path:
+def write_picture(state: Bf1900State, path: Path) -> Path:
     """The battle's tracks drawn with the table renderer (``render.render_table``)."""
     from battleline.rulesets.bf1900.render import render_table
     from battleline.rulesets.bf1900.ruleset import land_of, scale_of
@@ -164,9 +166,9 @@ def run_demo(
     quiet: bool = False,
     save: Path | None = None,
     picture: Path | None = None,
-) -> Game:
+) -> Game[Any, Any]:
     """Play the demo and print it; returns the finished game."""
-    from battleline.ai.base import admiral_factory, play
+    from battleline.ai.base import play
 
     game = new_game(scenario, seed)
     st = game.state
@@ -177,7 +179,7 @@ def run_demo(
     narrator = Narrator(console)
     if not quiet:
         narrator(game.events.events)
-    play(game, factory=admiral_factory(), on_events=None if quiet else narrator)
+    play(game, on_events=None if quiet else narrator)
     console.print()
     console.print(summary(game.state))
     assert game.state.result is not None
