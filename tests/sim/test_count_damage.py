@@ -58,4 +58,5 @@ def test_only_the_counted_kinds_have_a_cause() -> None:
 @given(events)
 def test_count_damage_equals_the_plain_loop(evs: list[Event]) -> None:
     """Same counts per side and cause as looking at every event."""
-    assert count_damage(_STATE, evs) == _reference(_STATE, evs)
+    side_of = {name: log.side for name, log in _STATE.logs.items()}
+    assert count_damage(_STATE.sides, side_of, evs) == _reference(_STATE, evs)

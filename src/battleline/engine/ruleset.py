@@ -43,6 +43,27 @@ class PhaseSpec(Generic[S, O]):
     rules: str = ""
 
 
+#: The words a ship's fate is told in, worst first.
+FATES: tuple[str, ...] = ("sunk", "sinking", "surrendered", "crippled", "damaged", "intact")
+
+
+@dataclass(frozen=True, slots=True)
+class ShipFate:
+    """One ship's state for reports (demo, simulator, after-action): the umpire's knowledge.
+
+    ``fate`` is one of :data:`FATES`; ``in_battle`` is False once she is lost or has left the
+    fight; ``details`` holds a few ruleset-specific columns (speed, flooding, fires ...).
+    """
+
+    name: str
+    side: str
+    ship_class: str
+    size: int
+    fate: str
+    in_battle: bool
+    details: tuple[tuple[str, str], ...] = ()
+
+
 class SideViewLike(Protocol):
     """What every ruleset's side view offers the front ends."""
 
@@ -117,4 +138,13 @@ class Ruleset(Protocol[S, V]):
 
     def view(self, game: Game[S, V], side: str, since: int = 0) -> V:
         """The game as ``side`` sees it: everything that leaves the engine for a side."""
+        ...
+
+    def fates(self, state: S) -> tuple[ShipFate, ...]:
+        """Every ship's fate, in scenario order (for the umpire's reports)."""
+        ...
+
+    def picture(self, state: S, path: str) -> str | None:
+        """Draw the table and the ships' tracks to ``path`` (SVG or PNG by its suffix); the
+        path written, or ``None`` when this ruleset has no picture."""
         ...

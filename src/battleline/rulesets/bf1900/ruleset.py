@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from battleline.engine.dice import SeededDice
 from battleline.engine.events import EventLog
 from battleline.engine.geometry import Pose
-from battleline.engine.ruleset import PhaseSpec
+from battleline.engine.ruleset import PhaseSpec, ShipFate
 from battleline.engine.state import Result
 from battleline.errors import IllegalOrderError, OrderSyntaxError
 from battleline.rulesets.bf1900 import command, gunnery, notation, torpedoes
@@ -533,6 +533,45 @@ class Ruleset:
     def view(self, game: Game[Bf1900State, SideView], side: str, since: int = 0) -> SideView:
         """The side's view (:mod:`battleline.rulesets.bf1900.view`)."""
         return side_view(game, side, since)
+
+    def fates(self, state: Bf1900State) -> tuple[ShipFate, ...]:
+        """Each ship's fate by :func:`ship_fate`, with speed, flooding, fires and DC dice."""
+        return tuple(
+            ShipFate(
+                name,
+                log.side,
+                log.cls.name,
+                log.cls.size,
+                ship_fate(log),
+                log.in_battle,
+                (
+                    ("speed", f"{log.speed_knots:g} kn"),
+                    ("flooding", str(log.flooding_points)),
+                    ("fires", str(log.fires)),
+                    ("DC dice", str(log.dc_dice)),
+                ),
+            )
+            for name, log in state.logs.items()
+        )
+
+    def picture(self, state: Bf1900State, path: str) -> str | None:
+        """The tracks drawn with the table renderer (``render.render_table``)."""
+        from battleline.rulesets.bf1900.render import render_table
+
+        scale = scale_of(state)
+        labels = {n: f"{n} (sunk)" for n, log in state.logs.items() if log.sunk}
+        written = render_table(
+            Path(path),
+            state.poses,
+            {n: scale.base_size_m(log.cls) for n, log in state.logs.items()},
+            {n: log.side for n, log in state.logs.items()},
+            land_of(state),
+            tracks=state.tracks,
+            labels=labels,
+            title=f"{state.scenario}, seed {state.seed}: turn {state.turn}",
+            scale=scale,
+        )
+        return str(written)
 
     def end_turn(self, state: Bf1900State, events: EventLog) -> Result | None:
         """End-of-turn bookkeeping and the early-end check."""

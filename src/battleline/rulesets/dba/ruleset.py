@@ -38,7 +38,7 @@ from shapely import Polygon
 from battleline.engine.dice import SeededDice
 from battleline.engine.events import EventKind, EventLog
 from battleline.engine.geometry import Pose, norm360, signed_angle
-from battleline.engine.ruleset import PhaseSpec
+from battleline.engine.ruleset import PhaseSpec, ShipFate
 from battleline.engine.state import Result
 from battleline.errors import IllegalOrderError, OrderSyntaxError, ScenarioError
 from battleline.rulesets.bf1900.state import Bf1900State
@@ -1062,6 +1062,27 @@ class Ruleset:
     def view(self, game: Game[Bf1900State, SideView], side: str, since: int = 0) -> SideView:
         """The side's view (for now bf1900's, which shows no DBA ship)."""
         return side_view(game, side, since)
+
+    def fates(self, state: Bf1900State) -> tuple[ShipFate, ...]:
+        """Each ship's condition (sunk, crippled, damaged, intact) and damage points."""
+        word = {Outcome.SUNK: "sunk", Outcome.CRIPPLED: "crippled", Outcome.DAMAGED: "damaged"}
+        conditions = crippled_or_sunk(state)
+        return tuple(
+            ShipFate(
+                name,
+                s.side,
+                s.ship.name,
+                1,
+                word.get(conditions[name], "intact"),
+                not (s.sunk or s.crippled),
+                (("damage", str(s.damage)),),
+            )
+            for name, s in ships_of(state).items()
+        )
+
+    def picture(self, state: Bf1900State, path: str) -> str | None:
+        """No picture of a DBA table yet."""
+        return None
 
     def new_state(self, scenario: str, seed: int) -> Bf1900State:
         """Set up a DBA scenario."""
