@@ -129,6 +129,28 @@ def test_BF12_DMG_05_hits_from_guns_lost_in_step_one_are_removed() -> None:
     dice2.assert_consumed()  # 7 of the 14 rounds rolled
 
 
+def test_BF12_DMG_05_a_gun_lost_in_step_two_still_lands_its_rounds() -> None:
+    """BF12-DMG-05, BF12-DMG-04: seed 001 — "All shell hits are considered to occur
+    simultaneously. Hits scored by weapons which were then lost during the Fire & Flooding Step
+    are removed". Only Step One removes rounds: Asahi's hit knocks out Mikasa's A turret in Step
+    Two, and A's two rounds at Asahi still land (cruiser-duel-1d12 seed 4 removed them)."""
+    asahi, mikasa_log = mikasa("Asahi"), mikasa()
+    logs = {"Asahi": asahi, "Mikasa": mikasa_log}
+    sets = [
+        shells("Asahi", "Mikasa", rounds=1),  # 14 against 12: column "1,2"
+        shells("Mikasa", "Asahi", rounds=2),
+    ]
+    # Asahi's round: 8 → M, location 1 → A, Main/TT critical 1 → nothing. Mikasa's A: 1, 2.
+    dice, events = FixedDice([8, 1, 1, 1, 2]), EventLog()
+    run_damage_phase(logs, sets, [], {}, CHARTS, dice, events)
+    dice.assert_consumed()
+    assert mikasa_log.positions["A"].slashes == 1
+    assert mikasa_log.guns_in_action("A") == 0
+    assert not [t for t in kinds(events, EventKind.NOTE) if "BF12-DMG-05" in t]
+    rolled = [e for e in events.events if e.kind is EventKind.DAMAGE and "from Mikasa" in e.text]
+    assert [e.data["roll"] for e in rolled] == [1, 2]
+
+
 # -- Flooding (BF12C-FLOOD, BF12-FLD-01, BF12-DMG-06) --------------------------------------------
 
 

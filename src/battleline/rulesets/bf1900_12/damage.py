@@ -117,7 +117,7 @@ def _critical_event(
 
 
 def guns_before(logs: Mapping[str, ShipLog]) -> dict[tuple[str, str], int]:
-    """Every mounting's guns in action as Step One begins."""
+    """Every mounting's guns in action now (taken as Step One begins and as it ends)."""
     return {
         (name, m.key): log.guns_in_action(m.key)
         for name, log in logs.items()
@@ -126,15 +126,22 @@ def guns_before(logs: Mapping[str, ShipLog]) -> dict[tuple[str, str], int]:
 
 
 def surviving_rounds(
-    shells: ShellSet, logs: Mapping[str, ShipLog], before: Mapping[tuple[str, str], int]
+    shells: ShellSet,
+    before: Mapping[tuple[str, str], int],
+    after: Mapping[tuple[str, str], int],
 ) -> int:
     """Rounds left in a set once hits from guns lost in Step One are removed (BF12-DMG-05,
-    DIFF-12): the set keeps the share of its guns still in action, rounded down."""
-    firer = logs.get(shells.firer)
-    was = before.get((shells.firer, shells.mounting), 0)
-    if firer is None or was <= 0:
+    DIFF-12): the set keeps the share of its guns still in action, rounded down.
+
+    ``before`` and ``after`` are :func:`guns_before` taken as Step One begins and as it ends,
+    so a gun knocked out by another Step Two hit still lands its rounds: all shell hits are
+    simultaneous (BF12-DMG-04).
+    """
+    key = (shells.firer, shells.mounting)
+    was = before.get(key, 0)
+    if was <= 0 or key not in after:
         return shells.rounds
-    now = firer.guns_in_action(shells.mounting)
+    now = after[key]
     return shells.rounds if now >= was else shells.rounds * now // was
 
 
@@ -245,11 +252,18 @@ def resolve_hits(
     dice: Dice,
     events: EventLog,
 ) -> None:
-    """Step Two: every shell set, then every torpedo (BF12-DMG-04..06)."""
-    for group in shell_sets_by_size(shell_sets):
+    """Step Two: every shell set, then every torpedo (BF12-DMG-04..06).
+
+    Which rounds Step One removed is settled before any set is rolled: the guns in action now,
+    as Step Two begins, against ``before`` (BF12-DMG-05)."""
+    after = guns_before(logs)
+    kept = [
+        [(s, surviving_rounds(s, before, after)) for s in group]
+        for group in shell_sets_by_size(shell_sets)
+    ]
+    for group_kept in kept:
         parts = []
-        for s in group:
-            keep = surviving_rounds(s, logs, before)
+        for s, keep in group_kept:
             if keep < s.rounds:
                 events.emit(
                     EventKind.NOTE,
@@ -260,8 +274,9 @@ def resolve_hits(
                     removed=s.rounds - keep,
                 )
             parts.append((s, keep))
-        if group[0].target in logs:
-            resolve_shell_set(logs[group[0].target], parts, charts, dice, events)
+        target = group_kept[0][0].target
+        if target in logs:
+            resolve_shell_set(logs[target], parts, charts, dice, events)
     for torpedo in torpedo_hits:
         if torpedo.target in logs:
             resolve_torpedo_hit(logs[torpedo.target], torpedo, charts, dice, events)
