@@ -212,7 +212,7 @@ def test_BF12_CMDA_06_recover_ct_rolls_once_each_turn() -> None:
     log = mikasa()
     log.ct_hits = 1
     validate_declarations(log, parse_declarations("Mikasa", "RECOVER-CT"), 6)
-    with pytest.raises(IllegalOrderError, match="once each turn.*BF12-CMDA-06"):
+    with pytest.raises(IllegalOrderError, match=r"once each turn.*BF12-CMDA-06"):
         validate_declarations(log, parse_declarations("Mikasa", "RECOVER-CT; RECOVER-CT"), 6)
     # In Step Three a second die is dropped unrolled: one die only, a failure leaves the CT hit.
     events = _dc(log, "RECOVER-CT; RECOVER-CT", [6])
