@@ -10,7 +10,7 @@ differs where the texts do:
 * Step Two: the Shell Hits chart — one d12 per round, column by penetration against armour, sets
   by firing ship and shell size, bonus doubles 9–12 (BF12-DMG-04, BF12C-SHL-01..07); hits from
   guns lost in Step One are removed (BF12-DMG-05, DIFF-12); torpedoes on the Flooding Occurrence
-  and Effects charts (BF12-DMG-06);
+  and Effects charts (BF12-DMG-06), their running depth on the 1D12 size scale (BF6-TORP-07/08);
 * Step Four: the sink roll is modified (the DC sink modifier, AMB-51) and the turns left are one
   more d12 (BF12-SINK-01..03); a sinking ship stops firing, moving and all damage control
   (BF12-SINK-02), and smokes if it was burning (BF12-SINK-04).
@@ -34,7 +34,7 @@ from battleline.rulesets.bf1900.ship import FloodLevel
 from battleline.rulesets.bf1900.shiplog import ShipLog, SinkingState
 from battleline.rulesets.bf1900_12.charts import DIE, Charts12
 from battleline.rulesets.bf1900_12.dc import DC12Declaration, run_step_three
-from battleline.rulesets.bf1900_12.edition import EFFECTS, armour_value, dc_pool
+from battleline.rulesets.bf1900_12.edition import EFFECTS, armour_value, dc_pool, torpedo_size
 
 #: Face values whose doubles earn a bonus Misc roll (BF12C-SHL-07).
 BONUS_FACES = frozenset({9, 10, 11, 12})
@@ -221,23 +221,42 @@ def resolve_shell_set(
 def resolve_torpedo_hit(
     log: ShipLog, torpedo: TorpedoHit, charts: Charts12, dice: Dice, events: EventLog
 ) -> None:
-    """A torpedo that struck: Flooding Occurrence, then Effects (BF12-DMG-06)."""
+    """A torpedo that struck: Flooding Occurrence, then Effects (BF12-DMG-06), with its size
+    for running depth on the 1D12 scale (BF6-TORP-07/08, ``edition.torpedo_size``)."""
     if log.sunk or log.sinking is not None:
         return
+    size = torpedo_size(torpedo, log)
+    if size is None:
+        events.emit(
+            EventKind.NOTE,
+            f"{log.name}: {torpedo.firer}'s normal-depth torpedo runs under a size-"
+            f"{log.cls.size} ship, no damage (BF6-TORP-07)",
+            ship=log.name,
+            firer=torpedo.firer,
+        )
+        return
+    halved = size != torpedo.size
     events.emit(
         EventKind.TORPEDO_HIT,
-        f"{log.name}: torpedo from {torpedo.firer} strikes the {torpedo.aspect.value} side, "
-        f"size {torpedo.size} against size {log.cls.size}",
+        f"{log.name}: {'shallow' if torpedo.shallow else 'normal-depth'} torpedo from "
+        f"{torpedo.firer} strikes the {torpedo.aspect.value} side, size {torpedo.size}"
+        + (
+            f" halved to {size} by {log.cls.flood_protection.value} flood protection (BF6-TORP-08)"
+            if halved
+            else ""
+        )
+        + f" against size {log.cls.size}",
         ship=log.name,
         firer=torpedo.firer,
-        size=torpedo.size,
+        size=size,
+        halved=halved,
     )
     ctx = context(
         charts,
         dice,
         events,
         aspect=torpedo.aspect,
-        weapon_size=float(torpedo.size),
+        weapon_size=float(size),
         cause="torpedo",
     )
     resolve_flood_hit(log, ctx)

@@ -2,6 +2,8 @@
 
 * ship values on the 1D12 scale: sizes, shell and torpedo sizes, armour "beam - front/rear"
   (REF-BF12-03, REF-BF12-14), converted from the 1D6 ship database by ``data/edition.toml``;
+* torpedo running depth on the 1D12 size scale: a normal-depth torpedo passes under size 22 or
+  less, a shallow one is halved against good or great flood protection (BF6-TORP-07/08);
 * the damage-control pool: the propulsion boxes not destroyed (BF12-DC-03/04, EX-DRV-07);
 * the ``S`` code: one position of *each* weapon type of secondary class or smaller, from the
   embattled side first (BF12-SEC-01..04, EX-BF12-03).
@@ -24,9 +26,11 @@ from battleline.engine.events import EventKind
 from battleline.errors import RulesDataError
 from battleline.rulesets.bf1900.damage.codes import Code, CodeEffect, DamageContext
 from battleline.rulesets.bf1900.damage.locations import choose, position_compartment
-from battleline.rulesets.bf1900.hits import Aspect
+from battleline.rulesets.bf1900.damage.step2 import HALVING_PROTECTION
+from battleline.rulesets.bf1900.hits import Aspect, TorpedoHit
 from battleline.rulesets.bf1900.ship import Compartment, GunClass, Mounting, ShipClass
 from battleline.rulesets.bf1900.shiplog import Mark, ShipLog
+from battleline.rulesets.bf1900.torpedoes import NORMAL_DEPTH_MISSES_UP_TO
 
 #: Weapon types an S hit reaches, largest first (BF12-SEC-01).
 SECONDARY_OR_SMALLER = (GunClass.SECONDARY, GunClass.TERTIARY, GunClass.BOAT)
@@ -115,6 +119,26 @@ def to_1d12(cls: ShipClass, conv: Conversion | None = None) -> ShipClass:
             dataclasses.replace(t, size=half_up(t.size * c.torpedo_factor)) for t in cls.torpedoes
         ),
     )
+
+
+def runs_under_size(conv: Conversion | None = None) -> int:
+    """The largest 1D12 size a normal-depth torpedo passes under: the 1D6 rule's size 4
+    (BF6-TORP-07) on the 1D12 scale, 4 × 5.5 = 22. Every 1D6 size up to 4 converts to 22 or
+    less and every larger one to 28 or more, so the rule picks the same ships in both editions."""
+    c = conv or load_conversion()
+    return half_up(NORMAL_DEPTH_MISSES_UP_TO * c.ship_factor)
+
+
+def torpedo_size(torpedo: TorpedoHit, log: ShipLog, conv: Conversion | None = None) -> int | None:
+    """The size a torpedo that struck floods with on the 1D12 scale, ``None`` if it cannot harm
+    the ship: normal depth against size 22 or less (BF6-TORP-07, :func:`runs_under_size`); a
+    shallow torpedo's size is halved, rounded down, against good or great flood protection
+    (BF6-TORP-08, AMB-20)."""
+    if not torpedo.shallow and log.cls.size <= runs_under_size(conv):
+        return None
+    if torpedo.shallow and log.cls.flood_protection in HALVING_PROTECTION:
+        return torpedo.size // 2
+    return torpedo.size
 
 
 def armour_value(cls: ShipClass, aspect: Aspect | None) -> int:
