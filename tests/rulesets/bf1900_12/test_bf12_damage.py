@@ -14,8 +14,10 @@ from battleline.rulesets.bf1900.damage.codes import apply_codes
 from battleline.rulesets.bf1900.damage.flooding import resolve_flood_hit
 from battleline.rulesets.bf1900.damage.locations import flood_compartment, locate_main_hit
 from battleline.rulesets.bf1900.damage.step4 import update_listing
+from battleline.rulesets.bf1900.gunnery import GunneryEntry, Measurement, shell_sets
 from battleline.rulesets.bf1900.hits import Aspect, TorpedoHit
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, GunClass
+from battleline.rulesets.bf1900.shipdb import get_ship_class
 from battleline.rulesets.bf1900.shiplog import Mark, ShipLog
 from battleline.rulesets.bf1900_12.damage import (
     bonus_rolls,
@@ -28,7 +30,7 @@ from battleline.rulesets.bf1900_12.damage import (
     shell_sets_by_size,
     sink_roll,
 )
-from battleline.rulesets.bf1900_12.edition import beam_sections
+from battleline.rulesets.bf1900_12.edition import beam_sections, load_conversion, penetration_index
 from battleline.testing import FixedDice
 
 
@@ -51,6 +53,32 @@ def test_EX_BF12C_03a_rolls_3_and_10_give_exactly_one_fire() -> None:
     events = _set(log, [3, 10], penetration=14)
     assert log.fires == 1
     assert all("column 1,2" in t for t in kinds(events, EventKind.DAMAGE) if "round" in t)
+
+
+def test_EX_BF12C_03_the_index_18_14_10_and_its_14_come_from_the_data() -> None:
+    """EX-BF12C-03, REF-BF12-03: seed 002 — "A 12 inch gun turret with a penetration index of
+    18-14-10 fires a medium range broadside shot at a battleship with 12-9 armor. The shell
+    penetration will be 14". Mikasa's 12-inch A turret gets the index 18-14-10 from the packaged
+    ``data/edition.toml``; a hit zone whose leading edge is in gunnery bracket 2 (medium range)
+    hands Step Two penetration 14, which against the 12 of a beam reads column "1,2", where
+    {3, 10} is one fire."""
+    conv = load_conversion()
+    asahi = ShipLog("Asahi", mikasa_class(), "Blue")
+    pen_1d6 = get_ship_class("Mikasa").mounting("A").penetration
+    assert penetration_index(pen_1d6, conv) == (18, 14, 10)
+    assert asahi.cls.mounting("A").penetration == (18, 14, 10, 10)
+    entry = GunneryEntry.parse("Asahi: Mikasa @4000 AP A:2")
+    medium = Measurement(entry, (0.0, 0.0), 3900.0, 4050.0, 0.0, 2, True, Aspect.PORT)
+    (shell_set,) = shell_sets(medium, asahi, EventLog())
+    assert shell_set.penetration == 14
+    target = mikasa()
+    dice, events = FixedDice([3, 10]), EventLog()
+    run_damage_phase({"Asahi": asahi, "Mikasa": target}, [shell_set], [], {}, CHARTS, dice, events)
+    dice.assert_consumed()
+    assert target.fires == 1
+    rounds = [t for t in kinds(events, EventKind.DAMAGE) if "round from Asahi" in t]
+    assert len(rounds) == 2 and all("penetration 14 vs armour 12" in t for t in rounds)
+    assert all("column 1,2" in t for t in rounds)
 
 
 def test_EX_BF12C_03b_double_twelve_gives_two_floods_and_a_bonus_misc_roll() -> None:
