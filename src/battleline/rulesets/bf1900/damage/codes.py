@@ -264,7 +264,6 @@ def put_out_fire(log: ShipLog, ctx: DamageContext, *, internal: bool) -> None:
         EventKind.FIRE,
         f"{log.name}: {which} fire goes out ({log.fires} burning)",
         ship=log.name,
-        internal=internal,
     )
 
 
