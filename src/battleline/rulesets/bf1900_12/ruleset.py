@@ -52,9 +52,7 @@ def new_state(scenario: str, seed: int) -> Bf1900State:
     return state
 
 
-def resolve_torpedo(
-    state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog
-) -> None:
+def resolve_torpedo(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
     """Launch and run torpedoes; each rolls a d12 on the Torpedo Hits chart (BF12C-TH-01..04).
     A normal-depth torpedo passes under a 1D12 size of 22 or less (BF6-TORP-07)."""
     launches = [launch for side in state.sides for launch in orders[side]]
