@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from battleline.printing.draw import BOLD, FONT, GREY, INK, ITALIC, MARGIN, plain
@@ -20,7 +21,7 @@ from battleline.rulesets.bf1900.scales import Scale
 CALIBRATION_MM = 100.0
 CALIBRATION_IN = 4.0
 #: Height of the band the page frame keeps free at the top and the bottom of the page.
-HEADER_H = 34.0
+HEADER_H = 44.0
 FOOTER_H = 40.0
 
 
@@ -129,7 +130,8 @@ def page_frame(canvas: Canvas, paper: Paper, scale: Scale, title: str, rule: str
     )
     canvas.setLineWidth(1.0)
     canvas.line(MARGIN, top - 18, paper.width - MARGIN, top - 18)
-    text(canvas, MARGIN, top - 28, rule, size=6.5, font=ITALIC, colour=GREY)
+    for i, line in enumerate(simpleSplit(plain(rule), ITALIC, 6.5, paper.width - 2 * MARGIN)[:2]):
+        text(canvas, MARGIN, top - 28 - 8 * i, line, size=6.5, font=ITALIC, colour=GREY)
     calibration_bar(canvas, MARGIN, MARGIN + 4)
     text(
         canvas,
