@@ -82,8 +82,11 @@ _POSITION_RULES = {
     "W": "BF6-POS-07", "X": "BF6-POS-08", "Y": "BF6-POS-08", "Z": "BF6-POS-09",
     "stem": "BF6-POS-10", "stern": "BF6-POS-10", "centreline": "BF6-POS-11",
 }  # fmt: skip
-_PAIRS = {"B": "B/C", "C": "B/C", "D": "D/E", "E": "D/E", "M": "M-O", "O": "M-O", "P": "P-R",
-          "R": "P-R", "S": "S-U", "U": "S-U", "V": "V/W", "W": "V/W", "X": "X/Y", "Y": "X/Y"}  # fmt: skip
+_PAIRS = {
+    letter: pair
+    for pair in ("B/C", "D/E", "M-O", "P-R", "S-U", "V/W", "X/Y")
+    for letter in (pair[0], pair[-1])
+}
 _PORT = frozenset("BDMPSVX")
 
 
@@ -223,9 +226,9 @@ def draw_card(canvas: Canvas, card: ArcCard, layout: CardLayout, cx: float, cy: 
     canvas.setLineWidth(0.8)
     canvas.circle(cx, cy, r, stroke=1, fill=0)
     # rim ticks every 15 degrees, longer every 45
-    for deg in range(0, 360, 15):
-        x0, y0 = rim_point(cx, cy, r, deg)
-        x1, y1 = rim_point(cx, cy, r - (6 if deg % 45 == 0 else 3), deg)
+    for tick in range(0, 360, 15):
+        x0, y0 = rim_point(cx, cy, r, tick)
+        x1, y1 = rim_point(cx, cy, r - (6 if tick % 45 == 0 else 3), tick)
         canvas.setLineWidth(0.4)
         canvas.line(x0, y0, x1, y1)
     # the arcs' edges, labelled outside the rim

@@ -65,7 +65,7 @@ def ruler_strips(scale: Scale, paper: Paper) -> list[Strip]:
 
 def _ticks(strip: Strip) -> list[float]:
     first = math.ceil(strip.start_m / TICK_M - 1e-9) * TICK_M
-    n = int(math.floor((strip.end_m - first) / TICK_M + 1e-9))
+    n = math.floor((strip.end_m - first) / TICK_M + 1e-9)
     return [first + i * TICK_M for i in range(n + 1)]
 
 

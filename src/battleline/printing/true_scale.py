@@ -158,8 +158,8 @@ def nice_metres(limit_m: float) -> float:
     below it (350 m under 376 m, 150 m under 188 m)."""
     if limit_m <= 0:
         raise ValueError(f"no room for a distance: {limit_m!r} m")
-    step = 10 ** math.floor(math.log10(limit_m)) / 2
-    return math.floor(limit_m / step) * step
+    step = 10.0 ** math.floor(math.log10(limit_m)) / 2
+    return float(math.floor(limit_m / step) * step)
 
 
 def points_per_unit(scale: Scale) -> float:

@@ -4,7 +4,11 @@
 * ``battleline print scenario SCENARIO OUT.pdf``: a log for every ship of a scenario and each
   side's gunnery logs;
 * ``battleline print gunnery OUT.pdf``: blank gunnery log sheets;
-* ``battleline print charts OUT.pdf``: the combat chart tables (reconstructed).
+* ``battleline print charts OUT.pdf``: the combat chart tables (reconstructed);
+* ``battleline print arcs|circles|rulers|aids OUT.pdf [--scale small]``: the true-scale aids
+  (arc cards, turning circles, range rulers, or all three), each page with a calibration bar.
+
+Every command takes ``--paper a4|letter``.
 """
 
 from __future__ import annotations
@@ -24,6 +28,24 @@ def _fail(exc: BattlelineError) -> typer.Exit:
 
 def _written(path: Path, what: str) -> None:
     Console(highlight=False).print(f"{what} written to {path}")
+
+
+_PAPER_HELP = "paper size: a4 or letter"
+
+
+def _true_scale(out: Path, scale: str, paper: str, aids: tuple[str, ...]) -> None:
+    """Write true-scale aids; one error line for an unknown scale or paper."""
+    from battleline.printing.paper import get_paper
+    from battleline.printing.table_aids import AIDS, write_true_scale_aids
+    from battleline.rulesets.bf1900.scales import get_scale
+
+    try:
+        the_scale, the_paper = get_scale(scale), get_paper(paper)
+    except BattlelineError as exc:
+        raise _fail(exc) from None
+    path = write_true_scale_aids(out, the_scale, the_paper, aids)
+    names = ", ".join(AIDS[a][0] for a in aids)
+    _written(path, f"{names} at {the_scale.label} on {the_paper.name.upper()}")
 
 
 def register(app: typer.Typer) -> None:
@@ -113,3 +135,29 @@ def register(app: typer.Typer) -> None:
         except BattlelineError as exc:
             raise _fail(exc) from None
         _written(write_charts(out, loaded), "combat chart tables")
+
+    def _aid_command(name: str, aids: tuple[str, ...], doc: str) -> None:
+        def command(
+            out: Path = typer.Argument(..., help="the PDF file to write"),
+            scale: str = typer.Option("small", help="game scale (small/medium/large)"),
+            paper: str = typer.Option("a4", help=_PAPER_HELP),
+        ) -> None:
+            _true_scale(out, scale, paper, aids)
+
+        command.__doc__ = doc
+        group.command(name)(command)
+
+    _aid_command(
+        "arcs",
+        ("arcs",),
+        "Arc-of-fire cards for every position, beam pattern and torpedo tube, at true scale.",
+    )
+    _aid_command("circles", ("circles",), "Turning-circle templates for each turning class.")
+    _aid_command(
+        "rulers", ("rulers",), "Range rulers with the four brackets and danger-zone gauges."
+    )
+    _aid_command(
+        "aids",
+        ("arcs", "circles", "rulers"),
+        "Every true-scale aid in one file: arc cards, turning circles, range rulers.",
+    )
