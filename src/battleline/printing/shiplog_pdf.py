@@ -16,8 +16,6 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from battleline.printing.paper import PAPERS, Document, Paper
-
 from battleline.printing.draw import (
     BOLD,
     GREY,
@@ -29,6 +27,7 @@ from battleline.printing.draw import (
     Page,
     boxes_height,
 )
+from battleline.printing.paper import PAPERS, Document, Paper
 from battleline.rulesets.bf1900.scales import Scale
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, GunClass, Mounting, ShipType
 from battleline.rulesets.bf1900.shiplog import Mark, RudderState, ShipLog
@@ -500,8 +499,6 @@ def write_ship_logs(
     (:func:`~battleline.printing.compact_log.draw_logs`); returns the path."""
     from battleline.printing.compact_log import draw_logs
 
-    doc = Document(
-        path, paper or PAPERS["a4"], "Ship logs: " + ", ".join(log.name for log in logs)
-    )
+    doc = Document(path, paper or PAPERS["a4"], "Ship logs: " + ", ".join(log.name for log in logs))
     draw_logs(doc, logs, scale)
     return doc.save()
