@@ -229,17 +229,17 @@ def _column2(page: Page, log: ShipLog, scale: Scale, top: float) -> None:
         page.text(x, y + 7, _COMPARTMENT_TITLE[comp], size=6, font=BOLD)
         bx = x
         for level, label in _FLOOD_BOXES:
-            bw = 11.0 if len(label) == 1 else 16.0
+            bw = 10.0 if len(label) == 1 else 14.0
             page.rect(bx, y + 10, bw, 11)
             page.text(bx + bw / 2, y + 18, label, size=5.5, align="centre")
             page.mark(bx, y + 10, bw, 11, Mark.DAMAGED if state.level is level else Mark.NONE)
             if level is FloodLevel.HEAVY:
                 page.rect(bx - 1.5, y + 8.5, bw + 3, 14, dashed=not state.contained, line=0.4)
-            bx += bw + 4
+            bx += bw + 3
         page.text(bx, y + 18, "cont.", size=5, colour=GREY)
-        page.box(bx + 14, y + 11, 8, Mark.DAMAGED if state.contained else Mark.NONE)
-        page.text(bx + 25, y + 18, "cf", size=5, colour=GREY)
-        page.box(bx + 32, y + 11, 8, Mark.DAMAGED if state.counterflooded else Mark.NONE)
+        page.box(bx + 13, y + 11, 8, Mark.DAMAGED if state.contained else Mark.NONE)
+        page.text(bx + 24, y + 18, "cf", size=5, colour=GREY)
+        page.box(bx + 30, y + 11, 8, Mark.DAMAGED if state.counterflooded else Mark.NONE)
     page.text(
         x0,
         top + 62,
