@@ -493,12 +493,17 @@ def draw_ship_log(canvas: Canvas, log: ShipLog, scale: Scale) -> None:
 
 
 def write_ship_logs(
-    path: str | Path, logs: Sequence[ShipLog], scale: Scale, paper: Paper | None = None
+    path: str | Path,
+    logs: Sequence[ShipLog],
+    scale: Scale,
+    paper: Paper | None = None,
+    *,
+    half_sheets: str = "small",
 ) -> Path:
     """Write the logs to the PDF at ``path``: one page per ship, small ships several to a page
     (:func:`~battleline.printing.compact_log.draw_logs`); returns the path."""
     from battleline.printing.compact_log import draw_logs
 
     doc = Document(path, paper or PAPERS["a4"], "Ship logs: " + ", ".join(log.name for log in logs))
-    draw_logs(doc, logs, scale)
+    draw_logs(doc, logs, scale, half_sheets)
     return doc.save()
