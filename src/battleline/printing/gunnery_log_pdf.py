@@ -8,9 +8,10 @@ the salvo's target, the guns assigned to it (BF6-TGT-02), the range estimate, th
 arrows on turns when the division is not firing, so that no range box is wasted. A division of
 more than four ships runs on into the next section.
 
-Turn rows keep one height (:data:`ROW_H`, 6 mm) however long the game: a sheet holds
-:data:`ROWS_PER_SHEET` turns, and longer games continue on sheets headed "turns 11-20" and so on,
-the same two divisions on each, until the turn limit.
+Turn rows are never less than :data:`ROW_MIN_H` (5 mm) high however long the game: a sheet holds
+at most :data:`ROWS_PER_SHEET` turns, and longer games continue on sheets headed "continued:
+turns 13-24" and so on, the same two divisions on each, until the turn limit. The turns are
+shared evenly between the sheets, and rows grow to fill a sheet up to :data:`ROW_MAX_H` (8 mm).
 """
 
 from __future__ import annotations
@@ -34,8 +35,9 @@ SECTIONS_PER_LOG = 2
 SHIP_CELLS = ("Target", "Guns", "Range est.", "AP/HE", "Hits")
 #: Spare command boxes across the top of each section (a count of our choosing).
 SPARE_COMMAND_BOXES = 16
-#: Height of one turn row, points (6 mm).
-ROW_H = 6 * 72 / 25.4
+#: Least and greatest height of a turn row, points (5 mm and 8 mm).
+ROW_MIN_H = 5 * 72 / 25.4
+ROW_MAX_H = 8 * 72 / 25.4
 
 _COMMAND_W = 52.0
 _CELL_SHARE = (0.26, 0.18, 0.26, 0.11, 0.19)
@@ -44,8 +46,9 @@ _TOP = MARGIN + 28
 _BOTTOM = PAGE_H - MARGIN - 4
 _FIXED = 19 + 14 + 5 + 26  # title bar, spare boxes, column heads
 _SECTION_H = (_BOTTOM - _TOP - _SECTION_GAP) / 2
-#: Turn rows on one sheet; later turns go on continuation sheets.
-ROWS_PER_SHEET = int((_SECTION_H - _FIXED) // ROW_H)
+_ROWS_H = _SECTION_H - _FIXED
+#: The most turn rows on one sheet; later turns go on continuation sheets.
+ROWS_PER_SHEET = int(_ROWS_H // ROW_MIN_H)
 #: The most turn rows printed in all (a scenario's largest turn limit).
 MAX_TURNS = 200
 
@@ -86,13 +89,17 @@ def log_pages(sections: Sequence[GunnerySection]) -> int:
 
 
 def turn_blocks(turns: int) -> list[range]:
-    """The turns of each sheet: :data:`ROWS_PER_SHEET` at a time up to ``turns``."""
+    """The turns of each sheet: as few sheets as hold ``turns`` rows, shared out evenly."""
     if not 1 <= turns <= MAX_TURNS:
         raise ValueError(f"a gunnery log has 1 to {MAX_TURNS} turn rows, not {turns}")
-    return [
-        range(first, min(first + ROWS_PER_SHEET, turns + 1))
-        for first in range(1, turns + 1, ROWS_PER_SHEET)
-    ]
+    size = math.ceil(turns / math.ceil(turns / ROWS_PER_SHEET))
+    return [range(first, min(first + size, turns + 1)) for first in range(1, turns + 1, size)]
+
+
+def row_height(rows: int) -> float:
+    """Height of each of ``rows`` turn rows on a sheet: the section's height shared out, at
+    most :data:`ROW_MAX_H` (never below :data:`ROW_MIN_H`, as ``rows`` ≤ ROWS_PER_SHEET)."""
+    return min(ROW_MAX_H, _ROWS_H / rows)
 
 
 def _section(
@@ -142,11 +149,12 @@ def _section(
             cx += w
     top += head_h
     # Turn rows: the turn number sits in the corner of the command cell, the far-left column.
+    row_h = row_height(len(rows))
     for i, turn in enumerate(rows):
-        y = top + i * ROW_H
-        page.line(left, y + ROW_H, left + width, y + ROW_H, width=0.3)
+        y = top + i * row_h
+        page.line(left, y + row_h, left + width, y + row_h, width=0.3)
         page.text(left + 2.5, y + 7, str(turn), size=6, colour=GREY)
-    bottom = top + len(rows) * ROW_H
+    bottom = top + len(rows) * row_h
     page.rect(left, top - head_h, width, bottom - top + head_h, line=0.8)
     for s in range(SHIPS_PER_SECTION):
         x = left + _COMMAND_W + s * ship_w
