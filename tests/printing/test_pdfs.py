@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 from battleline.cli import app
 from battleline.printing import scenario_logs, scenario_sections, write_scenario_aids
 from battleline.printing.charts_pdf import chart_grids, write_charts
-from battleline.printing.draw import PAGE_H, PAGE_W
 from battleline.printing.compact_log import is_half_sheet
+from battleline.printing.draw import PAGE_H, PAGE_W
 from battleline.printing.gunnery_log_pdf import (
     SHIP_CELLS,
     SPARE_COMMAND_BOXES,
