@@ -5,6 +5,7 @@ the set-up sheet (BF6-GEN-06)."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -87,7 +88,7 @@ def test_a_60_turn_game_gets_60_rows_on_continuation_sheets_none_under_5_mm(
         if n:
             assert f"continued: turns {first}-{first + ROWS_PER_SHEET - 1}" in text
         lines = _row_lines(page)
-        gaps = [a - b for a, b in zip(lines, lines[1:], strict=False)]
+        gaps = [a - b for a, b in itertools.pairwise(lines)]
         row_gaps = [g for g in gaps if g < 30]  # the gap between the two sections is larger
         assert len(row_gaps) >= 2 * (ROWS_PER_SHEET - 1)
         assert min(row_gaps) >= 5 * MM - 0.01
