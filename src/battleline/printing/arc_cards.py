@@ -43,7 +43,10 @@ from battleline.rulesets.bf1900.scales import Scale
 from battleline.rulesets.bf1900.torpedoes import LAUNCH_ARCS
 
 SHADES = ((0.72, 0.72, 0.72), (0.84, 0.84, 0.84), (0.93, 0.93, 0.93))
-COLUMNS, ROWS = 4, 2
+#: Grids tried for the cards, most cards a page first (columns, rows).
+GRIDS = ((4, 2), (3, 2), (2, 1), (1, 1))
+#: How far a card's disc must reach along a battleship's base: 95 % of the way to its ends.
+BASE_REACH = 0.95
 _LABEL_H = 34.0
 
 
@@ -171,31 +174,60 @@ class CardLayout:
     scale: Scale
     radius_m: float
     radius_pt: float
-    cell_w: float
-    cell_h: float
+    columns: int
+    rows: int
+
+    @property
+    def cell_w(self) -> float:
+        """Width of one cell, points."""
+        return (self.paper.width - 2 * MARGIN) / self.columns
+
+    @property
+    def cell_h(self) -> float:
+        """Height of one cell, points."""
+        return (self.paper.height - 2 * MARGIN - HEADER_H - FOOTER_H) / self.rows
+
+    @property
+    def per_page(self) -> int:
+        """Cards on one page."""
+        return self.columns * self.rows
 
     def centre(self, index: int) -> tuple[float, float]:
         """Centre of the disc of the ``index``-th card on its page."""
-        col, row = index % COLUMNS, (index // COLUMNS) % ROWS
+        col, row = index % self.columns, (index // self.columns) % self.rows
         x = MARGIN + col * self.cell_w + self.cell_w / 2
         top = self.paper.height - MARGIN - HEADER_H
         y = top - row * self.cell_h - _LABEL_H - (self.cell_h - _LABEL_H) / 2
         return x, y
 
 
+def _battleship_base(scale: Scale) -> tuple[float, float]:
+    """(length, width) of a battleship's base in table units."""
+    return next((a, b) for kind, a, b in scale.bases if kind == "BB")
+
+
 def card_layout(paper: Paper, scale: Scale) -> CardLayout:
-    """The grid for ``paper`` and the largest round radius that fits a cell."""
-    cell_w = (paper.width - 2 * MARGIN) / COLUMNS
-    cell_h = (paper.height - 2 * MARGIN - HEADER_H - FOOTER_H) / ROWS
-    room_pt = min(cell_w, cell_h - _LABEL_H) / 2 - 8
+    """The grid with the most cards a page whose disc reaches the ends of a battleship's base
+    (a radius of at least :data:`BASE_REACH` of half the base's length), and the largest round
+    radius that fits its cells."""
     per_m = table_points(scale, 1000.0) / 1000.0
-    radius_m = nice_metres(room_pt / per_m)
-    return CardLayout(paper, scale, radius_m, table_points(scale, radius_m), cell_w, cell_h)
+    half_base_pt = table_points(scale, scale.from_table(_battleship_base(scale)[0])) / 2
+    layout: CardLayout | None = None
+    for columns, rows in GRIDS:
+        cell_w = (paper.width - 2 * MARGIN) / columns
+        cell_h = (paper.height - 2 * MARGIN - HEADER_H - FOOTER_H) / rows
+        room_pt = min(cell_w, cell_h - _LABEL_H) / 2 - 8
+        radius_m = nice_metres(room_pt / per_m)
+        layout = CardLayout(paper, scale, radius_m, table_points(scale, radius_m), columns, rows)
+        if layout.radius_pt >= BASE_REACH * half_base_pt:
+            break
+    assert layout is not None
+    return layout
 
 
 def _base_outline(canvas: Canvas, cx: float, cy: float, scale: Scale) -> None:
     """A battleship's base at the scale, centred, its length along the bow line."""
-    length, width = next((a, b) for kind, a, b in scale.bases if kind == "BB")
+    length, width = _battleship_base(scale)
     per = table_points(scale, scale.from_table(1.0))
     canvas.setLineWidth(0.4)
     canvas.setDash(1.5, 1.5)
@@ -262,17 +294,17 @@ def draw_card(canvas: Canvas, card: ArcCard, layout: CardLayout, cx: float, cy: 
     )
 
 
-def cards_pages(count: int) -> int:
+def cards_pages(count: int, layout: CardLayout) -> int:
     """Pages needed for ``count`` cards."""
-    return max(1, math.ceil(count / (COLUMNS * ROWS)))
+    return max(1, math.ceil(count / layout.per_page))
 
 
 def draw_cards(doc: Document, scale: Scale, cards: list[ArcCard] | None = None) -> int:
     """Every card (or ``cards``) onto new true-scale pages of ``doc``; returns the page count."""
     cards = all_cards() if cards is None else cards
     layout = card_layout(doc.paper, scale)
-    per_page = COLUMNS * ROWS
-    pages = cards_pages(len(cards))
+    per_page = layout.per_page
+    pages = cards_pages(len(cards), layout)
     for p in range(pages):
         with doc.page(true_scale=True) as page:
             canvas = page.canvas

@@ -154,11 +154,11 @@ def page_frame(canvas: Canvas, paper: Paper, scale: Scale, title: str, rule: str
 
 
 def nice_metres(limit_m: float) -> float:
-    """The largest round distance not above ``limit_m``: a multiple of half the power of ten
-    below it (350 m under 376 m, 150 m under 188 m)."""
+    """The largest round distance not above ``limit_m``: a multiple of a tenth of the power of
+    ten below it (370 m under 376 m, 180 m under 188 m, 1200 m under 1250 m)."""
     if limit_m <= 0:
         raise ValueError(f"no room for a distance: {limit_m!r} m")
-    step = 10.0 ** math.floor(math.log10(limit_m)) / 2
+    step = 10.0 ** math.floor(math.log10(limit_m)) / 10
     return float(math.floor(limit_m / step) * step)
 
 
