@@ -241,7 +241,15 @@ def draw_card(canvas: Canvas, card: ArcCard, layout: CardLayout, cx: float, cy: 
     label_top = cy + (layout.cell_h - _LABEL_H) / 2 + _LABEL_H - 6
     text(canvas, cx - layout.cell_w / 2 + 6, label_top - 4, card.title, size=8.5, font=BOLD)
     text(canvas, cx - layout.cell_w / 2 + 6, label_top - 14, card.note, size=6.2)
-    text(canvas, cx - layout.cell_w / 2 + 6, label_top - 23, card.rule, size=5.8, colour=GREY)
+    radius = f"radius {layout.radius_m:g} m = {layout.scale.fmt(layout.radius_m)}"
+    text(
+        canvas,
+        cx - layout.cell_w / 2 + 6,
+        label_top - 23,
+        f"{card.rule};  {radius}",
+        size=5.8,
+        colour=GREY,
+    )
     for i, band in enumerate(card.bands):
         shade = SHADES[min(i // 2, len(SHADES) - 1)] if card.title.startswith("Beam") else None
         sector(
@@ -283,15 +291,6 @@ def draw_card(canvas: Canvas, card: ArcCard, layout: CardLayout, cx: float, cy: 
     canvas.line(cx - 4, cy, cx + 4, cy)
     canvas.line(cx, cy - 4, cx, cy + 4)
     _base_outline(canvas, cx, cy, layout.scale)
-    text(
-        canvas,
-        cx,
-        cy - r - 12,
-        f"radius {layout.radius_m:g} m = {layout.scale.fmt(layout.radius_m)}",
-        size=6,
-        align="centre",
-        colour=GREY,
-    )
 
 
 def cards_pages(count: int, layout: CardLayout) -> int:
