@@ -212,3 +212,31 @@ def test_cli_print_aids_on_both_papers_and_bad_paper(tmp_path: Path) -> None:
     bad = runner.invoke(app, ["print", "arcs", str(tmp_path / "x.pdf"), "--paper", "a5"])
     assert bad.exit_code == 2 and "unknown paper size 'a5'" in bad.output
     assert "Traceback" not in bad.output and not (tmp_path / "x.pdf").exists()
+
+
+def test_cli_aids_from_your_own_scales_file_and_a_circle_too_big_for_the_paper(
+    tmp_path: Path,
+) -> None:
+    """A user's scales file prints its own sizes; a template that cannot fit the paper is one
+    clear error line, and no file."""
+    builtin = Path(__file__).parents[2] / "src/battleline/rulesets/bf1900/data/scales.toml"
+    text = builtin.read_text()
+    own = tmp_path / "own.toml"
+    own.write_text(text.replace("units_per_km = 85.0", "units_per_km = 100.0"))
+    out = tmp_path / "own.pdf"
+    runner = CliRunner()
+    result = runner.invoke(app, ["print", "circles", str(out), "--scales", str(own)])
+    assert result.exit_code == 0, result.output
+    measured = [r for p in reader(out).pages for _, r in arcs(p)]
+    want = 400 / 1000 * 100 * PT["mm"]  # the 800 m circle at 100 mm per km: 40 mm radius
+    assert any(abs(r - want) < TOL for r in measured)
+    huge = tmp_path / "huge.toml"
+    huge.write_text(text.replace("units_per_km = 10.5", "units_per_km = 60.0"))
+    bad = tmp_path / "bad.pdf"
+    result = runner.invoke(
+        app, ["print", "circles", str(bad), "--scale", "large", "--scales", str(huge)]
+    )
+    assert result.exit_code == 2
+    assert "a 300 m turning circle is 18.0 in across" in result.output
+    assert "too large for a4 paper" in result.output and "Traceback" not in result.output
+    assert not bad.exists()

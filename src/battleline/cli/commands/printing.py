@@ -57,13 +57,16 @@ def _half(choice: str) -> str:
     return choice
 
 
-def _true_scale(out: Path, scale: str, paper: str, aids: tuple[str, ...]) -> None:
-    """Write true-scale aids; one error line for an unknown scale or paper."""
+def _true_scale(
+    out: Path, scale: str, paper: str, aids: tuple[str, ...], scales: Path | None = None
+) -> None:
+    """Write true-scale aids; one error line for an unknown scale or paper, a bad scales file,
+    or a template too large for the paper."""
     from battleline.printing.table_aids import AIDS, write_true_scale_aids
     from battleline.rulesets.bf1900.scales import get_scale
 
     try:
-        the_scale, the_paper = get_scale(scale), _paper(paper)
+        the_scale, the_paper = get_scale(scale, scales), _paper(paper)
         path = write_true_scale_aids(out, the_scale, the_paper, aids)
     except (BattlelineError, ValueError) as exc:
         raise _fail(exc) from None
@@ -216,8 +219,9 @@ def register(app: typer.Typer) -> None:
             out: Path = typer.Argument(..., help="the PDF file to write"),
             scale: str = typer.Option("small", help="game scale (small/medium/large)"),
             paper: str = typer.Option("a4", help=_PAPER_HELP),
+            scales: Path | None = typer.Option(None, help="your own scales file"),
         ) -> None:
-            _true_scale(out, scale, paper, aids)
+            _true_scale(out, scale, paper, aids, scales)
 
         command.__doc__ = doc
         group.command(name)(command)
