@@ -197,7 +197,9 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def demo(
         scenario: str = typer.Option(DEFAULT_SCENARIO, help="built-in scenario id or a file"),
-        seed: int = typer.Option(1, help="the game seed (same seed, same battle)"),
+        seed: str = typer.Option(
+            "1", metavar="INTEGER", help="the game seed, 0 or more (same seed, same battle)"
+        ),
         save: Path | None = typer.Option(None, help="save the game record (JSON) here"),
         quiet: bool = typer.Option(False, "--quiet", help="only the summary and the result"),
         picture: Path | None = typer.Option(None, help="where to write the picture of the tracks"),
@@ -208,14 +210,22 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Play a built-in scenario to the end, admiral against admiral."""
-        if charts is not None:
-            from battleline.rulesets.bf1900.ruleset import use_charts
+        from battleline.cli.common import clear_errors, parse_seed, prepare_output
 
-            use_charts(charts)  # validated now: a bad file is one error line, before any play
+        with clear_errors():  # every input and output checked before a single move is played
+            the_seed = parse_seed(seed)
+            if save is not None:
+                prepare_output(save, "--save")
+            if picture is not None:
+                prepare_output(picture, "--picture")
+            if charts is not None:
+                from battleline.rulesets.bf1900.ruleset import use_charts
+
+                use_charts(charts)  # validated now: a bad file is one error line, before any play
         run_demo(
             Console(width=110, highlight=False),
             scenario,
-            seed,
+            the_seed,
             quiet=quiet,
             save=save,
             picture=picture,

@@ -14,11 +14,12 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from battleline.cli.common import prepare_output, print_error
 from battleline.errors import BattlelineError
 
 
 def _fail(exc: BattlelineError) -> typer.Exit:
-    Console(stderr=True).print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+    print_error(str(exc))
     return typer.Exit(2)
 
 
@@ -53,6 +54,7 @@ def register(app: typer.Typer) -> None:
         from battleline.rulesets.bf1900.shiplog import ShipLog
 
         try:
+            prepare_output(out, "OUT")
             db = load_database(data)
             the_scale = get_scale(scale)
             logs = []
@@ -76,6 +78,7 @@ def register(app: typer.Typer) -> None:
         from battleline.rulesets.bf1900.scenario import get_scenario
 
         try:
+            prepare_output(out, "OUT")
             sc = get_scenario(scenario)
             the_scale = get_scale(scale) if scale else None
             path = write_scenario_aids(out, sc, the_scale)
@@ -94,6 +97,10 @@ def register(app: typer.Typer) -> None:
         """Blank gunnery log sheets: two division sections of four ships each (BF6-GEN-05)."""
         from battleline.printing.gunnery_log_pdf import GunnerySection, write_gunnery_logs
 
+        try:
+            prepare_output(out, "OUT")
+        except BattlelineError as exc:
+            raise _fail(exc) from None
         blank = [GunnerySection("")] * (2 * sheets)
         _written(write_gunnery_logs(out, blank, turns=turns, unit=unit), f"{sheets} gunnery log(s)")
 
@@ -109,6 +116,7 @@ def register(app: typer.Typer) -> None:
         from battleline.rulesets.bf1900.charts import load_charts
 
         try:
+            prepare_output(out, "OUT")
             loaded = load_charts(charts)
         except BattlelineError as exc:
             raise _fail(exc) from None

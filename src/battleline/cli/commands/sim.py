@@ -36,7 +36,9 @@ def register(app: typer.Typer) -> None:
         workers: int | None = typer.Option(
             None, "--workers", "-w", help="worker processes (default: every CPU)"
         ),
-        seed: int = typer.Option(0, help="the sweep seed (same seed, same aggregate)"),
+        seed: str = typer.Option(
+            "0", metavar="INTEGER", help="the sweep seed, 0 or more (same seed, same aggregate)"
+        ),
         json_out: str | None = typer.Option(
             None, "--json", help="write the aggregate as JSON to this file, or '-' for stdout"
         ),
@@ -48,6 +50,7 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Play many battles of a scenario, AI against AI, and report who wins how often."""
+        from battleline.cli.common import parse_seed, prepare_output, print_error
         from battleline.errors import BattlelineError
         from battleline.sim.backends import default_workers, prepare, simulate
         from battleline.sim.report import failures, print_report, to_json, write_plot
@@ -57,12 +60,15 @@ def register(app: typer.Typer) -> None:
         err = Console(stderr=True, highlight=False)
         out = Console(highlight=False, width=110)
         try:
+            the_seed = parse_seed(seed)
+            # every output is checked before a single battle is played
+            if json_out is not None and not to_stdout:
+                prepare_output(Path(json_out), "--json")
+            if plot is not None:
+                prepare_output(plot, "--plot")
             backend = prepare(scenario, runs, k, cluster)
         except BattlelineError as exc:
-            # One line, never wrapped, no traceback.
-            Console(stderr=True, highlight=False, soft_wrap=True).print(
-                f"[bold red]error:[/] {exc}"
-            )
+            print_error(str(exc))  # one line, never wrapped, no traceback
             raise SystemExit(2) from None
         columns = (
             TextColumn("[bold]{task.description}"),
@@ -79,7 +85,7 @@ def register(app: typer.Typer) -> None:
             tally = simulate(
                 scenario,
                 runs,
-                seed,
+                the_seed,
                 workers=k,
                 cluster=cluster,
                 progress=lambda n: bar.advance(task, n),
