@@ -199,7 +199,7 @@ class TabletopSession:
         if canonical_name(sc.ruleset) != canonical_name("bf1900"):
             raise ScenarioError(
                 f"scenario {name!r} is for the ruleset {sc.ruleset!r}; the tabletop assistant "
-                "keeps Battlefleet 1900 (1D6) logs (for TGD use 'battleline tgd')"
+                "keeps Battlefleet 1900 (1D6) logs only"
             )
         ships = [
             (ship.name, ship.ship_class.name, side.name)
