@@ -192,8 +192,8 @@ def test_a_report_passes_exactly_when_the_battery_could_have_fired_it(
     the guns bearing × the rounds per gun in that bracket (BF6-ROF-04/05/07)."""
     session = _session()
     log: ShipLog = session.logs["Mikasa"]
-    bearing = most_guns_bearing(log, log.cls.mounting("sec"))
-    cap = bearing * (2 if bracket <= 2 else 1)
+    assert most_guns_bearing(log, log.cls.mounting("sec")) == 7  # one beam's half of 14
+    cap = 7 * (2 if bracket <= 2 else 1)
     line = f"Oslyabya <- Mikasa sec {rounds} b{bracket} port"
     if rounds <= cap:
         _check(session, line)
