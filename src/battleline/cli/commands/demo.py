@@ -210,18 +210,19 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Play a built-in scenario to the end, admiral against admiral."""
-        from battleline.cli.common import clear_errors, parse_seed, prepare_output
+        from battleline.cli.common import parse_seed, prepare_output
 
-        with clear_errors():  # every input and output checked before a single move is played
-            the_seed = parse_seed(seed)
-            if save is not None:
-                prepare_output(save, "--save")
-            if picture is not None:
-                prepare_output(picture, "--picture")
-            if charts is not None:
-                from battleline.rulesets.bf1900.ruleset import use_charts
+        # Every input and output is checked before a single move is played; a battleline error
+        # becomes one error line in main().
+        the_seed = parse_seed(seed)
+        if save is not None:
+            prepare_output(save, "--save")
+        if picture is not None:
+            prepare_output(picture, "--picture")
+        if charts is not None:
+            from battleline.rulesets.bf1900.ruleset import use_charts
 
-                use_charts(charts)  # validated now: a bad file is one error line, before any play
+            use_charts(charts)  # validated now: a bad file is one error line, before any play
         run_demo(
             Console(width=110, highlight=False),
             scenario,
