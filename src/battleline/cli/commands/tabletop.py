@@ -75,7 +75,8 @@ def _status_table(session: TabletopSession) -> Table:
         else:
             state = ", ".join(log.listing) or "afloat"
         entry = session.ships[name]
-        tubes = " ".join(f"{k} {n}" for k, n in log.torpedoes_left.items()) or "-"
+        left = log.torpedoes_left
+        tubes = " ".join(f"{t.key} {left.get(t.key, 0)}" for t in log.cls.torpedoes) or "-"
         row = [name, log.cls.name, entry.side]
         if with_divisions:
             row.append(entry.division or "")
