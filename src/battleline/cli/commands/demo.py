@@ -217,8 +217,9 @@ def register(app: typer.Typer) -> None:
         the_seed = parse_seed(seed)
         if save is not None:
             prepare_output(save, "--save")
-        if picture is not None:
-            prepare_output(picture, "--picture")
+        picture = prepare_output(
+            picture or Path(f"battleline-{Path(scenario).stem}-seed{the_seed}.svg"), "--picture"
+        )
         if charts is not None:
             from battleline.rulesets.bf1900.ruleset import use_charts
 
