@@ -152,7 +152,7 @@ def test_the_players_own_dice_replace_the_programs(game: Path, tmp_path: Path) -
     out = _ok("tabletop", "damage", str(game), "--hits", hit, "--dice", "3 6")
     assert "Oslyabya: 2 rounds from Mikasa A (30.5 cm AP) roll 3 6 → 2 misses" in out
     session = TabletopSession.load(game)
-    assert session.history[-1].own_dice and session.history[-1].draws >= 2
+    assert session.history[-1].own_dice and session.history[-1].rolls == (3, 6)
     # too few rolls: the phase says what the next die was for; nothing is saved
     before = game.read_bytes()
     line = one_error(run_cli("tabletop", "damage", str(game), "--hits", hit, "--dice", "3"))

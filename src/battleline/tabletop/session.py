@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from battleline.engine.dice import Dice, SeededDice
+from battleline.engine.dice import Dice, FixedDice, SeededDice
 from battleline.engine.events import EventLog
 from battleline.engine.sessionfile import load_json_object, replay_dice, save_json_atomic
 from battleline.errors import BattlelineError, IllegalOrderError, ScenarioError, UnknownNameError
@@ -90,6 +90,8 @@ class TurnRecord:
     events: tuple[str, ...]
     launches: tuple[str, ...] = ()
     own_dice: bool = False
+    #: The players' own rolls, in order, when they rolled (``own_dice``).
+    rolls: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON."""
@@ -101,6 +103,7 @@ class TurnRecord:
             "first_draw": self.first_draw,
             "draws": self.draws,
             "own_dice": self.own_dice,
+            "rolls": list(self.rolls),
             "events": list(self.events),
         }
 
@@ -345,6 +348,9 @@ class TabletopSession:
         run_damage_phase(
             logs, shells, torpedoes, declarations, charts, dice, events, settings=self.settings
         )
+        used = dice.draws - start
+        history = dice.history if own_dice and isinstance(dice, FixedDice) else []
+        rolls = tuple(r.value for r in history[len(history) - used :])
         record = TurnRecord(
             turn=self.turn,
             hits=(*self.pending_hits, *(format_hit(r) for r in reports)),
@@ -354,6 +360,7 @@ class TabletopSession:
             events=tuple(e.text for e in events),
             launches=(*self.pending_launches, *(format_launch(x) for x in launches)),
             own_dice=own_dice,
+            rolls=rolls,
         )
         self.logs, self.draws = logs, self.draws + dice.draws - start
         self.pending_hits, self.pending_launches, self.friendly_fire = [], [], []
@@ -438,6 +445,7 @@ class TabletopSession:
                     tuple(r["events"]),
                     tuple(str(x) for x in r.get("launches", ())),
                     bool(r.get("own_dice", False)),
+                    tuple(int(v) for v in r.get("rolls", ())),
                 )
                 for r in data.get("history", [])
             ]
