@@ -14,7 +14,13 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from battleline.cli.common import clear_errors, out_console, parse_seed, refuse_overwrite
+from battleline.cli.common import (
+    clear_errors,
+    out_console,
+    parse_seed,
+    prepare_output,
+    refuse_overwrite,
+)
 from battleline.engine.events import EventKind, EventLog
 
 tgd_app = typer.Typer(
@@ -107,6 +113,7 @@ def new(
             seed=the_seed,
             charts_path=None if charts is None else str(charts),
         )
+        prepare_output(file, "FILE")
         session.save(file)
     out = out_console()
     for log in session.logs.values():
