@@ -29,13 +29,15 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from battleline.engine import Game, SideView, admiral_seed, new_game, state_hash, umpire_view, view
+from battleline.engine import Game, admiral_seed, state_hash, umpire_view, view
 from battleline.errors import (
     BattlelineError,
     IllegalOrderError,
     OrderSyntaxError,
     UnknownNameError,
 )
+from battleline.game import new_game
+from battleline.rulesets.bf1900.view import SideView
 from battleline.server.store import UMPIRE, GameStore, LiveGame, StaleGameError
 
 _log = logging.getLogger(__name__)
@@ -169,7 +171,9 @@ def _admiral(live: LiveGame, side: str) -> Any:
         from battleline.ai.base import admiral_factory
 
         index = live.game.state.sides.index(side)
-        live.admirals[side] = admiral_factory()(side, admiral_seed(live.game.state.seed, index))
+        live.admirals[side] = admiral_factory(live.game.ruleset.name)(
+            side, admiral_seed(live.game.state.seed, index)
+        )
     return live.admirals[side]
 
 
@@ -177,7 +181,7 @@ def advance_ai(live: LiveGame) -> None:
     """Let the AI sides give their orders while only they are awaited (as ``play`` does)."""
     from battleline.ai.base import legal_lines
 
-    game: Game = live.game
+    game: Game[Any, Any] = live.game
     while not game.finished:
         waiting = game.pending.waiting_for
         if not waiting or any(s not in live.ai_sides for s in waiting):

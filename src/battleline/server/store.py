@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -41,8 +42,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import StaticPool
 
-from battleline.engine import Game, GameRecord, RecordedOrders, replay_game, state_hash
+from battleline.engine import Game, GameRecord, RecordedOrders, state_hash
 from battleline.errors import BattlelineError, UnknownNameError
+from battleline.game import replay_game
 
 DEFAULT_DB = "sqlite:///battleline.sqlite3"
 UMPIRE = "umpire"  # the role of the umpire's token; every other role is a side name
@@ -138,7 +140,7 @@ class LiveGame:
     """A game held in memory: the engine's game and what the server knows about it."""
 
     id: str
-    game: Game
+    game: Game[Any, Any]
     ai_sides: tuple[str, ...]
     version: int
     saved_orders: int  # how many of ``game.history`` are in the database
@@ -174,7 +176,7 @@ class GameStore:
 
     # -- making a game ------------------------------------------------------------------------
 
-    def add(self, game: Game, ai_sides: Sequence[str]) -> tuple[LiveGame, dict[str, str]]:
+    def add(self, game: Game[Any, Any], ai_sides: Sequence[str]) -> tuple[LiveGame, dict[str, str]]:
         """Store a new game; return it live and the plain tokens by role (shown only now)."""
         game_id = secrets.token_hex(6)
         tokens = {side: new_token() for side in game.state.sides if side not in ai_sides}

@@ -790,7 +790,7 @@ def plan_division_move(
         plan, notes = hit[1], hit[2]
         if events is not None:
             for text, data in notes:
-                events.emit(EventKind.COMMAND, text, **data)
+                events.emit(EventKind.COMMAND, text, division=data["division"], order=data["order"])
         return plan
     found: list[_Note] = []
     plan = _make_plan(division, orders, poses, logs, scale, last_moves, events, found)
@@ -863,7 +863,7 @@ def _make_plan(
             data = {"division": division.name, "order": str(o)}
             notes.append((text, data))
             if events is not None:
-                events.emit(EventKind.COMMAND, text, **data)
+                events.emit(EventKind.COMMAND, text, division=division.name, order=str(o))
             succession = False
         step = Step(turn_deg=float(o.signed_deg))
         if succession:
