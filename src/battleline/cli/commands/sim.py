@@ -67,9 +67,9 @@ def register(app: typer.Typer) -> None:
             from battleline.sim.runner import run_seed
 
             with clear_errors():
-                if seed < 0:
-                    raise BattlelineError("--seed: a sweep seed is a whole number, 0 or more")
-                run_demo(Console(width=110, highlight=False), scenario, run_seed(seed, show))
+                run_demo(
+                    Console(width=110, highlight=False), scenario, run_seed(parse_seed(seed), show)
+                )
             return
 
         k = default_workers() if workers is None else workers
