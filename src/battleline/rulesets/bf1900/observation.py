@@ -4,9 +4,10 @@ A digital adaptation, not a rule of the seeds (``docs/observation.md``): on the 
 judges every range by eye before it is measured (BF6-GUN-02, BF6-MEAS-01), so a side's view must
 not hand him the enemy's exact coordinates to compute it from. :func:`contacts_for` gives a side
 
-* only the enemy ships that at least one of its ships afloat can see: a clear line of sight,
-  funnel to funnel, past every other base and the land (BF6-LOS-01, BF6-LOS-02, BF6-SINK-05),
-  and, when the scenario sets ``visibility_m``, no farther than that;
+* only the enemy ships that at least one of its ships afloat can see: a sight line funnel to
+  funnel that crosses no land (BF6-LOS-01, BF6-LOS-02; another ship's base hides a target from
+  the guns, not from view, see :func:`sighted`) and, when the scenario sets ``visibility_m``,
+  no longer than that;
 * each of them where the side's nearest ship that sees her judges her to be: bearing and heading
   near-exact, the range off by a relative error that grows with range and with poor visibility
   and shrinks with the side's crew quality (scenario ``gunnery``; the spreads are the data file
@@ -33,6 +34,7 @@ from typing import Any
 
 from battleline.engine.dice import keyed_normals
 from battleline.engine.geometry import Pose, norm360
+from battleline.rulesets.bf1900.los import SightLines
 from battleline.rulesets.bf1900.scenario import get_scenario
 from battleline.rulesets.bf1900.state import Bf1900State
 from battleline.rulesets.bf1900.table import FUNNEL_FRACTION, funnel_point
@@ -223,10 +225,20 @@ def observing(state: Bf1900State) -> bool:
     return get_scenario(state.scenario).option(OPTION, True)
 
 
+def _land_clear(sight: SightLines, a: str, b: str) -> bool:
+    """No land on the line between two ships' funnels (ships' bases are not counted)."""
+    funnels = sight.funnels
+    return all(name in funnels for name in sight.blockers(a, b))
+
+
 def sighted(state: Bf1900State, side: str) -> dict[str, str]:
     """The enemy ships afloat that ``side`` can see, each with the own ship she is seen from:
-    the nearest (funnel to funnel) with a clear line of sight (BF6-LOS-01/02; sinking ships
-    block, BF6-SINK-05) within the scenario's ``visibility_m``. In scenario order."""
+    the nearest (funnel to funnel) whose sight line, drawn as BF6-LOS-01 draws it, crosses no
+    land (BF6-LOS-02), within the scenario's ``visibility_m``. In scenario order.
+
+    Another ship's base in the way hides a target from the guns (BF6-LOS-02, checked when the
+    gunnery log is) but not from view: her masts and smoke still show, and torpedoes may be
+    launched at her (BF6-TORP-04), which presumes she is seen."""
     from battleline.rulesets.bf1900.gunnery import sight_lines
     from battleline.rulesets.bf1900.ruleset import land_of, scale_of
 
@@ -246,7 +258,7 @@ def sighted(state: Bf1900State, side: str) -> dict[str, str]:
         for ship in own:
             d = math.dist(funnels[ship], there)
             nearer = best is None or d < best[0]
-            if nearer and (limit is None or d <= limit) and sight.clear(ship, target):
+            if nearer and (limit is None or d <= limit) and _land_clear(sight, ship, target):
                 best = (d, ship)
         if best is not None:
             out[target] = best[1]
