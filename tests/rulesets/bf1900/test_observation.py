@@ -7,10 +7,12 @@ from __future__ import annotations
 import math
 import statistics
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from battleline.engine.dice import keyed_normals
+from battleline.engine.flow import Game
 from battleline.engine.geometry import Pose
 from battleline.engine.record import GameRecord
 from battleline.errors import IllegalOrderError, RulesDataError, ScenarioError
@@ -93,7 +95,7 @@ def _scenario(tmp_path: Path, extra: str = "") -> str:
     return str(path)
 
 
-def _to_phase(game, phase: str):  # type: ignore[no-untyped-def]
+def _to_phase(game: Game[Any, Any], phase: str) -> Game[Any, Any]:
     """Submit no orders until ``phase`` is open."""
     for _ in range(12):
         if game.spec.name == phase:
@@ -150,7 +152,7 @@ def test_BF6_LOS_01_a_target_out_of_sight_is_refused_without_saying_where(tmp_pa
         game.check("Blue", ["Ikazuchi: TT bow -> Yashima"])
 
 
-def _any_gun(game, ship: str) -> str:  # type: ignore[no-untyped-def]
+def _any_gun(game: Game[Any, Any], ship: str) -> str:
     mount = game.state.logs[ship].cls.mountings[0]
     return f"{mount.key}:1"
 
