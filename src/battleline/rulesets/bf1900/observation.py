@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from statistics import NormalDist
@@ -34,10 +34,9 @@ from typing import Any
 
 from battleline.engine.dice import keyed_normals
 from battleline.engine.geometry import Pose, norm360
-from battleline.rulesets.bf1900.los import SightLines
 from battleline.rulesets.bf1900.scenario import get_scenario
 from battleline.rulesets.bf1900.state import Bf1900State
-from battleline.rulesets.bf1900.table import FUNNEL_FRACTION, funnel_point
+from battleline.rulesets.bf1900.table import FUNNEL_FRACTION, Land, Obstacles, funnel_point
 from battleline.rulesets.tomldata import Where, read_toml_file
 
 #: The scenario option that switches the model (default on).
@@ -225,10 +224,11 @@ def observing(state: Bf1900State) -> bool:
     return get_scenario(state.scenario).option(OPTION, True)
 
 
-def _land_clear(sight: SightLines, a: str, b: str) -> bool:
-    """No land on the line between two ships' funnels (ships' bases are not counted)."""
-    funnels = sight.funnels
-    return all(name in funnels for name in sight.blockers(a, b))
+@lru_cache(maxsize=64)
+def _coasts(scenario: str) -> Obstacles | None:
+    """The scenario's land as sight-line obstacles (no ships); ``None`` without land."""
+    pieces = [Land.from_coords(p.name, p.points) for p in get_scenario(scenario).land]
+    return Obstacles({}, pieces) if pieces else None
 
 
 def sighted(state: Bf1900State, side: str) -> dict[str, str]:
@@ -239,30 +239,47 @@ def sighted(state: Bf1900State, side: str) -> dict[str, str]:
     Another ship's base in the way hides a target from the guns (BF6-LOS-02, checked when the
     gunnery log is) but not from view: her masts and smoke still show, and torpedoes may be
     launched at her (BF6-TORP-04), which presumes she is seen."""
-    from battleline.rulesets.bf1900.gunnery import sight_lines
-    from battleline.rulesets.bf1900.ruleset import land_of, scale_of
+    return _sight(state, side)[0]
+
+
+def _sight(
+    state: Bf1900State, side: str
+) -> tuple[dict[str, str], dict[str, tuple[float, float]], dict[str, float]]:
+    """:func:`sighted`, with the forward funnels and base lengths of the ships it looked at."""
+    from battleline.rulesets.bf1900.ruleset import scale_of
 
     logs = state.logs
     own = [n for n, log in logs.items() if log.side == side and log.afloat]
     enemy = [n for n, log in logs.items() if log.side != side and log.afloat]
     if not own or not enemy:
-        return {}
-    sight = sight_lines(state.poses, logs, scale_of(state), land_of(state))
-    sight.prime((a, b) for a in own for b in enemy)
+        return {}, {}, {}
+    scale = scale_of(state)
+    by_class: dict[str, float] = {}  # a fleet has few classes: one base size each
+    lengths: dict[str, float] = {}
+    for n in own + enemy:
+        cls = logs[n].cls
+        length = by_class.get(cls.name)
+        if length is None:
+            length = by_class[cls.name] = scale.base_size_m(cls)[0]
+        lengths[n] = length
+    poses = state.poses
+    funnels = {n: funnel_point(poses[n], lengths[n]) for n in lengths}
     limit = get_scenario(state.scenario).visibility_m
-    funnels = sight.funnels
+    coasts = _coasts(state.scenario)
     out: dict[str, str] = {}
     for target in enemy:
-        there = funnels[target]
-        best: tuple[float, str] | None = None
-        for ship in own:
-            d = math.dist(funnels[ship], there)
-            nearer = best is None or d < best[0]
-            if nearer and (limit is None or d <= limit) and _land_clear(sight, ship, target):
-                best = (d, ship)
-        if best is not None:
-            out[target] = best[1]
-    return out
+        tx, ty = funnels[target]
+        ranked = sorted(
+            (math.hypot(funnels[ship][0] - tx, funnels[ship][1] - ty), i)
+            for i, ship in enumerate(own)
+        )
+        for d, i in ranked:
+            if limit is not None and d > limit:
+                break
+            if coasts is None or not coasts.blockers_of_segment(funnels[own[i]], (tx, ty)):
+                out[target] = own[i]
+                break
+    return out, funnels, lengths
 
 
 # -- observed poses --------------------------------------------------------------------------
@@ -327,22 +344,19 @@ def contacts_for(state: Bf1900State, side: str) -> tuple[Contact, ...]:
             for name, log in logs.items()
             if log.side != side and not log.sunk
         )
-    from battleline.rulesets.bf1900.ruleset import scale_of
-
-    seen = sighted(state, side)
+    seen, funnels, lengths = _sight(state, side)
     if not seen:
         return ()
     model = load_observation()
     eye = model.eye(side_skill(state, side))
-    scale = scale_of(state)
     limit = get_scenario(state.scenario).visibility_m
     out: list[Contact] = []
     for name, observer in seen.items():
         log = logs[name]
-        length = scale.base_size_m(log.cls)[0]
-        funnel = funnel_point(state.poses[observer], scale.base_size_m(logs[observer].cls)[0])
         draws = observation_draws(state.seed, side, name, state.turn)
-        pose = observed_pose(model, eye, state.poses[name], length, funnel, draws, limit)
+        pose = observed_pose(
+            model, eye, state.poses[name], lengths[name], funnels[observer], draws, limit
+        )
         out.append(
             Contact(
                 name,
