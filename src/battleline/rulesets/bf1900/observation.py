@@ -16,10 +16,11 @@ not hand him the enemy's exact coordinates to compute it from. :func:`contacts_f
 The error is ``bias + z_sys × sd_sys(range) + z_turn × sd_jit(range)``: ``z_sys`` is drawn once a
 game for each (observing side, ship), the side's lasting misjudgement of her that its splashes
 let it correct; ``z_turn`` (with the bearing and heading errors) afresh each turn, so within one
-turn every phase and every repeated view shows the same pose. Both come from the game seed
-through :func:`~battleline.engine.dice.keyed_normals`, so replay reproduces them, and never from
-the game's dice, whose rolls they leave untouched. The scenario option ``observed_positions``
-(default on) switches the model off: every enemy afloat at her exact pose, as on a tabletop.
+turn every phase and every repeated view shows the same error, however the ships move. Both
+come from the game seed through :func:`~battleline.engine.dice.keyed_normals`, so replay
+reproduces them, and never from the game's dice, whose rolls they leave untouched. The
+scenario option ``observed_positions`` (default on) switches the model off: every enemy afloat
+in view at her exact pose, as on a tabletop.
 """
 
 from __future__ import annotations
