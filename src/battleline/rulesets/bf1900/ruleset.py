@@ -277,9 +277,7 @@ def parse_command(
     return out
 
 
-def _in_sight(
-    state: Bf1900State, side: str, phase: str, shots: Sequence[tuple[str, str]]
-) -> None:
+def _in_sight(state: Bf1900State, side: str, phase: str, shots: Sequence[tuple[str, str]]) -> None:
     """Refuse a ``(firer, target)`` whose target is an enemy ship the side cannot see (not in
     its view): "not in sight", without a word of where she is or what hides her (BF6-LOS-01;
     issue 11, §4). Unknown names, own ships and the sunk are left to the phase's own checks."""
@@ -294,8 +292,7 @@ def _in_sight(
             seen = sighted(state, side)
         if target not in seen:
             raise IllegalOrderError(
-                f"turn {state.turn} {phase}: {firer} firing at {target}: not in sight "
-                "(BF6-LOS-01)"
+                f"turn {state.turn} {phase}: {firer} firing at {target}: not in sight (BF6-LOS-01)"
             )
 
 
