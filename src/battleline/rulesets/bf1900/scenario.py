@@ -37,7 +37,9 @@ NO_FORMATION = "no formation"
 
 #: Options a scenario may switch (optional rules); unknown keys are errors.
 #: ``surrender`` (default true): ships may strike with the "We Surrender" message (BF6-CMD-32).
-KNOWN_OPTIONS = frozenset({"surrender"})
+#: ``observed_positions`` (default true): a side's view shows the enemy where its ships judge her
+#: to be, and only the ships it can see (a digital adaptation, ``docs/observation.md``).
+KNOWN_OPTIONS = frozenset({"surrender", "observed_positions"})
 #: Crew quality a side may be given (``[[sides]] gunnery``): how well its range-takers judge and
 #: correct the range. The AI admirals read it (``battleline.ai.ranging.SKILLS``, same names).
 GUNNERY_LEVELS = ("green", "veteran", "elite")
@@ -236,6 +238,9 @@ class Scenario(_Model):
     turn_limit: int = Field(default=12, ge=1, le=200)
     weather: str = ""
     time: str = ""
+    #: How far a ship can be seen, metres (``None``: to the horizon); with observed positions
+    #: on, farther ships are out of sight and the range error grows towards it.
+    visibility_m: float | None = Field(default=None, gt=0, allow_inf_nan=False)
     sides: list[SideEntry] = Field(min_length=2, max_length=2)
     land: list[LandEntry] = Field(default_factory=list)
     victory: VictoryEntry = Field(default_factory=VictoryEntry)
