@@ -1,0 +1,137 @@
+"""The AI admiral of the tgd ruleset: bf1900's fleet handling, TGD fire step by step.
+
+:class:`TgdAdmiral` wraps :class:`~battleline.ai.admiral.FleetAdmiral` for everything bf1900's
+(divisional orders, fleet signals, keeping the line), and gives its own fire actions in each of
+its fire steps, from its :class:`~battleline.rulesets.tgd.view.TgdSideView` alone: every ship with
+a ready battery fires the gun strength and target that promise the most damage now —
+
+    guns that bear × chance to hit × share of the target's six locations the shell can pierce
+
+with the chance to hit from the TGD chart for the measured range, the firer's nation, rake and a
+stopped target (TGD-HIT-01..07), and the pierce share from the target's published card armour
+(never its damage marks, which the view does not show). Nearer targets win ties. A ship fires one
+strength a step; the next strength waits for the next step, when the last results are in view.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from battleline.ai.admiral import FleetAdmiral
+from battleline.errors import IllegalOrderError
+from battleline.rulesets.bf1900.scenario import lookup_class
+from battleline.rulesets.tgd.card import ShipCard
+from battleline.rulesets.tgd.cardlog import CardLog
+from battleline.rulesets.tgd.charts import Charts, HitNumber
+from battleline.rulesets.tgd.derive import card_for_ship, derive_rules
+from battleline.rulesets.tgd.fire import FireOrder, select_batteries, to_hit
+from battleline.rulesets.tgd.arcs import raked
+from battleline.rulesets.tgd.steps import STEPS, charts
+from battleline.rulesets.tgd.view import TgdSideView
+from battleline.rulesets.bf1900.view import SideView
+
+
+def hit_chance(number: HitNumber) -> float:
+    """The chance one die scores ``number`` (a natural 1 always misses; "6 then N" needs a six
+    first, TGD-HIT-04)."""
+    p = max(0, 7 - max(2, number.need)) / 6
+    return p / 6 if number.first is not None else p
+
+
+def pierce_share(strength: int, rng: float, armour: tuple[int, ...], table: Charts) -> float:
+    """Share of the six locations a hit of ``strength`` at ``rng`` penetrates (TGD-PEN-01,
+    TGD-ARM-01)."""
+    modified = strength + table.penetration_modifier(rng)
+    return sum(1 for a in armour if modified > a) / len(armour)
+
+
+class TgdAdmiral:
+    """A side's TGD admiral: a bf1900 :class:`FleetAdmiral` at the helm, TGD fire of its own."""
+
+    def __init__(self, side: str, seed: np.random.SeedSequence | int) -> None:
+        self.side = side
+        self.fleet = FleetAdmiral(side, seed)
+        self._cards: dict[str, ShipCard] = {}
+
+    def orders(self, view: SideView, phase: str) -> list[str]:
+        """Order lines for ``phase``: the fleet admiral's outside the fire steps."""
+        lines = self.fleet.orders(view, phase)  # it also takes in the view's news
+        if phase in STEPS and isinstance(view, TgdSideView):
+            return self.fire(view)
+        return lines
+
+    def _enemy_card(self, name: str, cls: str) -> ShipCard:
+        card = self._cards.get(name)
+        if card is None:
+            card = self._cards[name] = card_for_ship(name, lookup_class(cls))
+        return card
+
+    def fire(self, view: TgdSideView) -> list[str]:
+        """One fire action for each ship that can fire in this step."""
+        if view.firing_side != self.side:
+            return []
+        table = charts()
+        unit = derive_rules().metres_per_unit
+        seen = {s.name: s for s in view.seen}
+        lines: list[str] = []
+        for own in view.cards:
+            ship = view.ship(own.name)
+            log = own.log
+            if not ship.in_battle or log.sunk or not own.ready:
+                continue
+            best: tuple[float, float, int, str] | None = None
+            for contact in view.contacts:
+                shown = seen.get(contact.name)
+                if contact.surrendered or (shown is not None and shown.sunk):
+                    continue
+                here, there = ship.pose, contact.pose
+                rng = math.dist((here.x, here.y), (there.x, there.y)) / unit
+                bearing = here.bearing_to(there.x, there.y)
+                aspect = there.bearing_to(here.x, here.y)
+                stopped = shown is not None and shown.stopped
+                armour = self._enemy_card(contact.name, contact.cls).armour
+                for strength in log.card.strengths():
+                    value = self._value(log, strength, rng, bearing, aspect, stopped, armour, table)
+                    if value <= 0:
+                        continue
+                    option = (value, -rng, strength, contact.name)
+                    if best is None or option > best:
+                        best = option
+            if best is not None:
+                lines.append(f"{own.name}: {best[2]} -> {best[3]}")
+        return lines
+
+    @staticmethod
+    def _value(
+        log: CardLog,
+        strength: int,
+        rng: float,
+        bearing: float,
+        aspect: float,
+        stopped: bool,
+        armour: tuple[int, ...],
+        table: Charts,
+    ) -> float:
+        """Expected penetrating hits of the strength's ready batteries that bear (0: none)."""
+        order = FireOrder(strength, round(rng, 6), bearing, aspect)
+        try:
+            chosen = select_batteries(log, order)
+        except IllegalOrderError:
+            return 0.0
+        guns = sum(b.guns for _, b in chosen)
+        number = to_hit(
+            table, rng, nation=log.card.nation, rake=raked(aspect), stationary=stopped
+        ).final
+        pierce = pierce_share(strength, rng, armour, table)
+        # A ping still tells the range; a shell that can pierce nothing is worth a little.
+        return guns * hit_chance(number) * max(pierce, 0.05)
+
+
+def tgd_admiral(side: str, seed: np.random.SeedSequence) -> TgdAdmiral:
+    """Factory for :class:`TgdAdmiral` (``ai.base.ADMIRALS["tgd"]``)."""
+    return TgdAdmiral(side, seed)
+
+
+__all__ = ["TgdAdmiral", "hit_chance", "pierce_share", "tgd_admiral"]
