@@ -22,15 +22,15 @@ import numpy as np
 from battleline.ai.admiral import FleetAdmiral
 from battleline.errors import IllegalOrderError
 from battleline.rulesets.bf1900.scenario import lookup_class
+from battleline.rulesets.bf1900.view import SideView
+from battleline.rulesets.tgd.arcs import raked
 from battleline.rulesets.tgd.card import ShipCard
 from battleline.rulesets.tgd.cardlog import CardLog
 from battleline.rulesets.tgd.charts import Charts, HitNumber
 from battleline.rulesets.tgd.derive import card_for_ship, derive_rules
 from battleline.rulesets.tgd.fire import FireOrder, select_batteries, to_hit
-from battleline.rulesets.tgd.arcs import raked
 from battleline.rulesets.tgd.steps import STEPS, charts
 from battleline.rulesets.tgd.view import TgdSideView
-from battleline.rulesets.bf1900.view import SideView
 
 
 def hit_chance(number: HitNumber) -> float:

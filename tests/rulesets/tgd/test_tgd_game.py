@@ -114,7 +114,9 @@ def test_the_historical_battle_plays_some_turns_with_fire_on_both_sides() -> Non
         if e.kind is EventKind.SALVO and e.ship is not None
     }
     assert firers == set(sides)
-    assert any(c.lost or c.hull_centre_hits or c.superstructure_hits for c in game.state.cards.values())
+    assert any(
+        c.lost or c.hull_centre_hits or c.superstructure_hits for c in game.state.cards.values()
+    )
 
 
 def test_a_whole_tutorial_game_with_ai_admirals_ends_with_a_result() -> None:
@@ -125,16 +127,21 @@ def test_a_whole_tutorial_game_with_ai_admirals_ends_with_a_result() -> None:
 
 
 def test_a_torpedo_attack_scenario_is_refused_not_played_empty() -> None:
-    with pytest.raises(ScenarioError, match=r"side 'Flotilla' has only torpedo craft.*no torpedoes"):
+    with pytest.raises(
+        ScenarioError, match=r"side 'Flotilla' has only torpedo craft.*no torpedoes"
+    ):
         new_game("destroyer-attack", seed=1, ruleset="tgd")
 
 
 def test_a_scenario_file_naming_tgd_is_refused_when_a_side_is_all_torpedo_craft(
     tmp_path: Path,
 ) -> None:
-    text = Path(__file__).parents[3].joinpath(
-        "src/battleline/rulesets/bf1900/data/scenarios/02-destroyer-attack.toml"
-    ).read_text(encoding="utf-8")
+    text = (
+        Path(__file__)
+        .parents[3]
+        .joinpath("src/battleline/rulesets/bf1900/data/scenarios/02-destroyer-attack.toml")
+        .read_text(encoding="utf-8")
+    )
     path = tmp_path / "da.toml"
     path.write_text(text.replace('ruleset = "bf1900"', 'ruleset = "tgd"'), encoding="utf-8")
     with pytest.raises(ScenarioError, match="TGD rules have no torpedoes"):
@@ -158,5 +165,7 @@ def test_orders_in_the_other_sides_fire_step_are_refused_and_state_unchanged() -
     other = "Russia" if opener == "Japan" else "Japan"
     before = game.state
     with pytest.raises(Exception, match=rf"fire-1: this fire step is {opener}'s"):
-        game.check(other, ["Retvisan: 6 -> Mikasa" if other == "Russia" else "Mikasa: 6 -> Retvisan"])
+        game.check(
+            other, ["Retvisan: 6 -> Mikasa" if other == "Russia" else "Mikasa: 6 -> Retvisan"]
+        )
     assert game.state is before

@@ -198,3 +198,26 @@ def test_every_builtin_scenario_sets_up_under_tgd() -> None:
         state = new_state(name, 1)
         assert set(state.cards) == set(state.logs), name
         assert state.ruleset.startswith("tgd@")
+
+
+def test_TGD_HIT_07_a_ship_stopped_in_one_step_is_stationary_to_the_others_in_the_next() -> None:
+    """TGD-HIT-07: "Any subsequent attacking ships gain the +1 to hit, even if attacking in the
+    same fire phase"; the ship that stopped it fires on without the bonus until the next phase."""
+    state = _duel()
+    card = state.cards[IMT]
+    card.hull_centre_hits = card.card.hull_centre - 1
+    state.poses["Oregon"] = Pose(200.0, 0.0, 0.0)
+    events = EventLog()
+    # Iowa: f 6x2 rolls 4, 1 → one hit; location 6; the last centre H: immobile (3 knots).
+    resolve_step(
+        state, {"United States": [FireLine("Iowa", 6, (), IMT)]}, FixedDice([4, 1, 6, 3]), events
+    )
+    assert card.immobile and card.stopped_by == "Iowa"
+    resolve_step(
+        state, {"United States": [FireLine("Oregon", 6, (), IMT)]}, FixedDice([1] * 8), events
+    )
+    salvo = events.of_kind(EventKind.SALVO)
+    assert "stationary target +1" not in salvo[0].text
+    assert "stationary target +1" in salvo[1].text
+    new_fire_phase(state)  # the next turn's fire: the stopper gets the bonus too
+    assert state.cards[IMT].stopped_by is None

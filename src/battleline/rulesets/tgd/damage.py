@@ -309,8 +309,7 @@ def resolve_hits(
         with shown_to_firer(events, attacker):  # the owner tells the firer (TGD-ARM-02)
             events.emit(
                 EventKind.HIT,
-                f"{ship}: location {location}: strength {modified} against armour {armour}: "
-                f"{call}",
+                f"{ship}: location {location}: strength {modified} against armour {armour}: {call}",
                 ship=ship,
                 location=location,
                 call=call,

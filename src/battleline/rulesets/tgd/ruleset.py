@@ -87,9 +87,7 @@ def new_state(scenario: str, seed: int) -> TgdState:
 # -- bf1900's Command and Movement Phases, reading the scenario by its file ------------------
 
 
-def parse_command(
-    state: TgdState, side: str, texts: Sequence[str]
-) -> dict[str, tuple[Order, ...]]:
+def parse_command(state: TgdState, side: str, texts: Sequence[str]) -> dict[str, tuple[Order, ...]]:
     """bf1900's divisional and fleet orders (BF6-CMD-01..32)."""
     with scenarios.as_file(state):
         return bf6.parse_command(state, side, texts)
@@ -252,7 +250,10 @@ class Ruleset(bf6.Ruleset):
                     log.in_battle,
                     (
                         ("speed", f"{card.speed} kn"),
-                        ("batteries", f"{len(c.batteries()) - len(card.lost)}/{len(c.batteries())}"),
+                        (
+                            "batteries",
+                            f"{len(c.batteries()) - len(card.lost)}/{len(c.batteries())}",
+                        ),
                         ("S/F", card.superstructure_left() or "-"),
                         ("H", f"{ends}/{centre}"),
                     ),

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from battleline.engine.dice import SeededDice
+from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import IllegalOrderError, OrderSyntaxError
 from battleline.rulesets.bf1900.shiplog import ShipLog
@@ -194,7 +194,7 @@ def parse_step(state: TgdState, side: str, texts: Sequence[str], step: int) -> l
 
 
 def resolve_step(
-    state: TgdState, orders: Mapping[str, Sequence[FireLine]], dice: SeededDice, events: EventLog
+    state: TgdState, orders: Mapping[str, Sequence[FireLine]], dice: Dice, events: EventLog
 ) -> None:
     """The step's fire actions in the order written (TGD-FIRE, TGD-HIT, TGD-DMG, TGD-REFD)."""
     for side in state.sides:
@@ -207,7 +207,14 @@ def resolve_step(
                 )
                 continue
             try:
-                fire(firer, target, fire_order(state, line), charts=charts(), dice=dice, events=events)
+                fire(
+                    firer,
+                    target,
+                    fire_order(state, line),
+                    charts=charts(),
+                    dice=dice,
+                    events=events,
+                )
             except IllegalOrderError as exc:
                 events.emit(EventKind.NOTE, f"{line.firer} cannot fire: {exc}", ship=line.firer)
                 continue
