@@ -11,6 +11,7 @@ with the chance to hit from the TGD chart for the measured range, the firer's na
 stopped target (TGD-HIT-01..07), and the pierce share from the target's published card armour
 (never its damage marks, which the view does not show). Nearer targets win ties. A ship fires one
 strength a step; the next strength waits for the next step, when the last results are in view.
+A division does not strike its colours while any of its ships still has a gun battery.
 """
 
 from __future__ import annotations
@@ -58,9 +59,25 @@ class TgdAdmiral:
     def orders(self, view: SideView, phase: str) -> list[str]:
         """Order lines for ``phase``: the fleet admiral's outside the fire steps."""
         lines = self.fleet.orders(view, phase)  # it also takes in the view's news
-        if phase in STEPS and isinstance(view, TgdSideView):
+        if not isinstance(view, TgdSideView):
+            return lines
+        if phase in STEPS:
             return self.fire(view)
+        if phase == "command":
+            return [line for line in lines if not self._needless_surrender(view, line)]
         return lines
+
+    @staticmethod
+    def _needless_surrender(view: TgdSideView, line: str) -> bool:
+        """A division striking while one of its ships still has a gun battery: a TGD ship dead in
+        the water fights on with every gun she has left, so the bf1900 admiral's "dead in the
+        water: strike" is not given then."""
+        name, _, orders = line.partition(":")
+        if "SIG SURRENDER" not in orders:
+            return False
+        ships = view.divisions.get(name.strip(), {}).get("ships", [])
+        cards = {c.name: c for c in view.cards}
+        return any(cards[s].log.live_batteries() for s in ships if s in cards)
 
     def _enemy_card(self, name: str, cls: str) -> ShipCard:
         card = self._cards.get(name)

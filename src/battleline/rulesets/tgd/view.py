@@ -9,6 +9,8 @@ logs and poses, the enemy as contacts, the side's events) and adds:
   stopped, or has sunk — never her card's boxes (TGD-ARM-02: the owner keeps his card);
 * ``fire_step`` and ``firing_side``: which fire step is open and whose it is.
 
+A ship sunk by her card leaves her division's list in the view at once.
+
 :func:`secrets` lists strings that must never reach a side: each enemy card's box states, as the
 card summary and the damage lines the rules write on it.
 """
@@ -83,6 +85,13 @@ def tgd_view(game: Game[TgdState, TgdSideView], side: str, since: int = 0) -> Tg
     state = game.state
     base = side_view(cast("Game[Any, SideView]", game), side, since)
     fields = {f.name: getattr(base, f.name) for f in dataclasses.fields(base)}
+    # A TGD card sinks the ship at once, mid-turn; she leaves her division's list in the view
+    # then (bf1900 takes her off the division itself at the next Command Phase).
+    afloat = {
+        name: {**info, "ships": [s for s in info["ships"] if not state.logs[s].sunk]}
+        for name, info in base.divisions.items()
+    }
+    fields["divisions"] = {name: info for name, info in afloat.items() if info["ships"]}
     mine = {n for n, log in state.logs.items() if log.side == side}
     step = STEPS.index(state.phase) + 1 if state.phase in STEPS else None
     return TgdSideView(
