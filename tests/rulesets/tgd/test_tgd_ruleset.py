@@ -47,6 +47,8 @@ def test_fire_line_notation() -> None:
     )
     with pytest.raises(OrderSyntaxError, match="TGD-FIRE-01"):
         parse_fire_line("Mikasa fires at Retvisan")
+    with pytest.raises(OrderSyntaxError, match="the TGD rules have no torpedoes"):
+        parse_fire_line("Mikasa: TT 1 -> Retvisan")  # a part TGD lacks says so
     with pytest.raises(OrderSyntaxError, match="unknown arc 'zz'"):
         parse_fire_line("Mikasa: 6 zz -> Retvisan")
 

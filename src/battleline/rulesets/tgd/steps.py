@@ -65,6 +65,11 @@ class FireLine:
 def parse_fire_line(text: str) -> FireLine:
     """``"Pelayo: 5 fp fs -> Iowa"`` → :class:`FireLine` (TGD-FIRE-01)."""
     m = _LINE.match(text)
+    if not m and re.search(r"\bTT\b", text):
+        raise OrderSyntaxError(
+            f"cannot read {text!r}: the TGD rules have no torpedoes; a fire step takes gun fire "
+            "only, '<ship>: <strength> [arcs] -> <target>' (TGD-FIRE-01, REF-TGD-06)"
+        )
     if not m:
         raise OrderSyntaxError(
             f"cannot read {text!r}: write '<ship>: <strength> [arcs] -> <target>', "
