@@ -11,16 +11,20 @@ with the chance to hit from the TGD chart for the measured range, the firer's na
 stopped target (TGD-HIT-01..07), and the pierce share from the target's published card armour
 (never its damage marks, which the view does not show). Nearer targets win ties. A ship fires one
 strength a step; the next strength waits for the next step, when the last results are in view.
-A division does not strike its colours while any of its ships still has a gun battery.
+A division does not strike its colours while any of its ships still has a gun battery. The
+line keeps :data:`FIGHTING_RANGE_M` unless the scenario gives the side a doctrine range, and
+does not shy away from torpedo tubes the TGD rules never fire.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
 
 from battleline.ai.admiral import FleetAdmiral
+from battleline.ai.picture import Picture
 from battleline.errors import IllegalOrderError
 from battleline.rulesets.bf1900.scenario import lookup_class
 from battleline.rulesets.bf1900.view import SideView
@@ -48,16 +52,37 @@ def pierce_share(strength: int, rng: float, armour: tuple[int, ...], table: Char
     return sum(1 for a in armour if modified > a) / len(armour)
 
 
+#: The range the TGD admiral's battle line keeps when the scenario sets none (ours): inside
+#: 2,000 m a strength-6 gun hits on 5+ with +1 strength (TGD-HIT-03, TGD-PEN-01) and the
+#: strength-2 secondaries reach (TGD-RNG-01).
+FIGHTING_RANGE_M = 1800.0
+
+
+class TgdFleetAdmiral(FleetAdmiral):
+    """bf1900's fleet admiral for a TGD game: no enemy torpedoes to keep clear of (the TGD rules
+    have none), so the line closes to its fighting range."""
+
+    def command(self, picture: Picture) -> list[str]:
+        """bf1900's divisional orders, the enemy classes' torpedo tubes left out."""
+        for name in picture.enemy:
+            cls = picture.classes[name]
+            if cls.torpedoes:
+                picture.classes[name] = dataclasses.replace(cls, torpedoes=())
+        return super().command(picture)
+
+
 class TgdAdmiral:
     """A side's TGD admiral: a bf1900 :class:`FleetAdmiral` at the helm, TGD fire of its own."""
 
     def __init__(self, side: str, seed: np.random.SeedSequence | int) -> None:
         self.side = side
-        self.fleet = FleetAdmiral(side, seed)
+        self.fleet = TgdFleetAdmiral(side, seed)
         self._cards: dict[str, ShipCard] = {}
 
     def orders(self, view: SideView, phase: str) -> list[str]:
         """Order lines for ``phase``: the fleet admiral's outside the fire steps."""
+        if isinstance(view, TgdSideView) and view.doctrine_range_m is None:
+            view = dataclasses.replace(view, doctrine_range_m=FIGHTING_RANGE_M)
         lines = self.fleet.orders(view, phase)  # it also takes in the view's news
         if not isinstance(view, TgdSideView):
             return lines
@@ -151,4 +176,11 @@ def tgd_admiral(side: str, seed: np.random.SeedSequence) -> TgdAdmiral:
     return TgdAdmiral(side, seed)
 
 
-__all__ = ["TgdAdmiral", "hit_chance", "pierce_share", "tgd_admiral"]
+__all__ = [
+    "FIGHTING_RANGE_M",
+    "TgdAdmiral",
+    "TgdFleetAdmiral",
+    "hit_chance",
+    "pierce_share",
+    "tgd_admiral",
+]

@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 
 NAME = "tgd"
 VERSION = "0.2"
-ALIASES: tuple[str, ...] = ("tgd-draft",)
+ALIASES: tuple[str, ...] = ()
 
 Orders = Mapping[str, Any]
 
