@@ -30,7 +30,6 @@ from battleline.engine.events import EventLog
 from battleline.engine.ruleset import PhaseSpec, ShipFate
 from battleline.engine.state import Result
 from battleline.rulesets.bf1900 import ruleset as bf6
-from battleline.rulesets.bf1900.notation import Order
 from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.state import Bf1900State
 from battleline.rulesets.tgd import scenarios
@@ -87,7 +86,7 @@ def new_state(scenario: str, seed: int) -> TgdState:
 # -- bf1900's Command and Movement Phases, reading the scenario by its file ------------------
 
 
-def parse_command(state: TgdState, side: str, texts: Sequence[str]) -> dict[str, tuple[Order, ...]]:
+def parse_command(state: TgdState, side: str, texts: Sequence[str]) -> bf6.SealedCommand:
     """bf1900's divisional and fleet orders (BF6-CMD-01..32)."""
     with scenarios.as_file(state):
         return bf6.parse_command(state, side, texts)
@@ -181,18 +180,12 @@ def verdict(state: TgdState, reason: str) -> Result:
 
 
 def end_turn(state: TgdState, events: EventLog) -> Result | None:
-    """bf1900's hand-overs cleared, a new fire phase for every card; the game ends when a side
-    has nothing left in battle."""
-    state.plans = None
+    """bf1900's end of turn (its hand-overs cleared, the early end when a side has nothing left
+    in battle) with the TGD verdict, and a new fire phase for every card (AMB-66)."""
     new_fire_phase(state)
-    beaten = [
-        s
-        for s in state.sides
-        if not any(log.in_battle for log in state.logs.values() if log.side == s)
-    ]
-    if beaten:
-        return verdict(state, f"{' and '.join(beaten)} has no ship left in the battle")
-    return None
+    with scenarios.as_file(state):
+        ended = bf6.end_turn(state, events)
+    return None if ended is None else verdict(state, ended.reason)
 
 
 class Ruleset(bf6.Ruleset):
