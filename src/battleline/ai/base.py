@@ -171,7 +171,7 @@ ADMIRAL_READS: frozenset[EventKind] = frozenset(
 ADMIRALS: dict[str, str] = {
     "bf1900": "battleline.ai.admiral:default_admiral",
     "bf1900-1d12": "battleline.ai.admiral:default_admiral",
-    "tgd": "battleline.ai.admiral:default_admiral",
+    "tgd": "battleline.ai.tgd_admiral:tgd_admiral",
     "dba": "battleline.ai.base:stand_in",
 }
 
