@@ -16,6 +16,7 @@ close factor at TBD/TB (so open barbettes add the close factor as a second shot,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -532,23 +533,31 @@ def roll_attack(
     """Roll one attack: shooter's D6 then target's D6."""
     core = core or load_core()
     what = "torpedo attack" if attack.torpedo else "gunfire"
-    a = dice.d6(f"{what} on {attack.target}", ship=attack.shooter)
-    d = dice.d6(f"defence against {attack.shooter}'s {what}", ship=attack.target)
-    att = a + attack.attack_bonus
-    dfn = d + target.ship.df + sum(m.value for m in attack.target_mods)
-    outcome = table_outcome(att, dfn)
-    result = outcome_result(target.ship, outcome, torpedo=attack.torpedo, core=core)
-    if log is not None:
-        mods = ", ".join(str(m) for m in attack.shooter_mods)
-        log.emit(
-            EventKind.HIT if result is not Result.NONE else EventKind.SALVO,
-            f"{attack.shooter} → {attack.target}: {what} {a}+{attack.af}"
-            f"{' (' + mods + ')' if mods else ''} = {att} vs {d}+{target.ship.df_text} = {dfn}"
-            f" → {outcome}, {result.value}",
-            ship=attack.shooter,
-            outcome=outcome,
-            result=result.value,
+    # Both players see an attack's opposed dice and outcome at the table.
+    owners = log.owners if log is not None else {}
+    sides = tuple(
+        dict.fromkeys(
+            s for s in (owners.get(attack.shooter), owners.get(attack.target)) if s is not None
         )
+    )
+    with log.shown_to(*sides) if log is not None else nullcontext():
+        a = dice.d6(f"{what} on {attack.target}", ship=attack.shooter)
+        d = dice.d6(f"defence against {attack.shooter}'s {what}", ship=attack.target)
+        att = a + attack.attack_bonus
+        dfn = d + target.ship.df + sum(m.value for m in attack.target_mods)
+        outcome = table_outcome(att, dfn)
+        result = outcome_result(target.ship, outcome, torpedo=attack.torpedo, core=core)
+        if log is not None:
+            mods = ", ".join(str(m) for m in attack.shooter_mods)
+            log.emit(
+                EventKind.HIT if result is not Result.NONE else EventKind.SALVO,
+                f"{attack.shooter} → {attack.target}: {what} {a}+{attack.af}"
+                f"{' (' + mods + ')' if mods else ''} = {att} vs {d}+{target.ship.df_text} = {dfn}"
+                f" → {outcome}, {result.value}",
+                ship=attack.shooter,
+                outcome=outcome,
+                result=result.value,
+            )
     return AttackRoll(attack, a, d, att, dfn, outcome, result)
 
 
@@ -602,6 +611,13 @@ def net_fouling(target: ShipStatus, dice: Dice, *, log: EventLog | None = None) 
             f"{'fouled, falls out of line and stops' if fouled else 'clear'}",
             ship=target.name,
         )
+        if fouled:
+            log.emit(
+                EventKind.CRITICAL,
+                f"{target.name}: nets fouled, she stops as if crippled",
+                ship=target.name,
+                public=True,
+            )
     return fouled
 
 
