@@ -549,8 +549,12 @@ def roll_attack(
         result = outcome_result(target.ship, outcome, torpedo=attack.torpedo, core=core)
         if log is not None:
             mods = ", ".join(str(m) for m in attack.shooter_mods)
+            if attack.torpedo:
+                kind = EventKind.TORPEDO_HIT if result is not Result.NONE else EventKind.TORPEDO_MISS
+            else:
+                kind = EventKind.HIT if result is not Result.NONE else EventKind.NOTE
             log.emit(
-                EventKind.HIT if result is not Result.NONE else EventKind.SALVO,
+                kind,
                 f"{attack.shooter} → {attack.target}: {what} {a}+{attack.af}"
                 f"{' (' + mods + ')' if mods else ''} = {att} vs {d}+{target.ship.df_text} = {dfn}"
                 f" → {outcome}, {result.value}",

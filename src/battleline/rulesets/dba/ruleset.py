@@ -186,11 +186,15 @@ def verdict(state: DbaState, reason: str) -> Result:
 
 def end_turn(state: DbaState, events: EventLog) -> Result | None:
     """The game ends when a side has no uncrippled ship afloat."""
-    for side in state.sides:
-        if not any(
-            s.side == side and not s.sunk and not s.crippled for s in state.ships.values()
-        ):
-            return verdict(state, f"{side} has no fighting ship left")
+    beaten = [
+        side
+        for side in state.sides
+        if not any(s.side == side and not s.sunk and not s.crippled for s in state.ships.values())
+    ]
+    if len(beaten) == len(state.sides):
+        return verdict(state, "neither side has a fighting ship left")
+    if beaten:
+        return verdict(state, f"{beaten[0]} has no fighting ship left")
     return None
 
 

@@ -30,7 +30,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from battleline.errors import ScenarioError
 from battleline.rulesets.dba.factors import ShipFactors, load_annex_a
@@ -93,14 +101,14 @@ class DbaScenario(BaseModel):
     name: str | None = None
     title: str | None = None
     description: str | None = None
-    reconstructed: bool = False
+    reconstructed: StrictBool = False
     turn_limit: int = Field(default=10, ge=1, le=200)
     sides: list[str] = Field(min_length=2, max_length=2)
     side: list[SideEntry] = Field(default_factory=list)
     options: list[str] = Field(default_factory=list)
-    night: bool = False
-    dusk_or_dawn: bool = False
-    heavy_seas: bool = False
+    night: StrictBool = False
+    dusk_or_dawn: StrictBool = False
+    heavy_seas: StrictBool = False
     ship: list[ShipEntry] = Field(min_length=1)
 
     @field_validator("ruleset")

@@ -1,0 +1,239 @@
+"""An AI admiral for Damn Battleships Again, reading only its side's :class:`DbaSideView`.
+
+Doctrine, spell by spell:
+
+* **Movement** (its own spell): each squadron moves together behind its leader. Beyond its
+  doctrine band (the scenario's ``[[side]] doctrine``, normal range by default) it turns towards
+  the nearest enemy and closes as far as its NIPs pay for; inside it, it turns to bring the enemy
+  on the beam, where every gun and tube bears at full effect (DBA-TGT, DBA-TORP-05), and keeps
+  moving one base so it is never a stopped target (DBA-TF-10). Torpedo craft with torpedoes
+  left run in to close range; once they have spent them they keep their distance. Crippled
+  ships are given their NIP first (DBA-MOV-02). Turns are held to 60° so a squadron never
+  wheels into line abreast and locks itself (DBA-MOV-03).
+* **Combat** (both spells): every ship that may fire engages the nearest enemy in range and
+  arc, and a second enemy on the opposite beam when it has one; a ship with torpedoes left
+  attacks a target at close range, or at normal range when it is a torpedo craft, at factor 2 in
+  its own spell and 1 in the enemy's (DBA-TORP-02/03).
+
+Every cost is asked of the rules library (:func:`move_cost`, :func:`group_move_cost`), so the
+admiral never offers an order the umpire would refuse for NIPs; :func:`battleline.ai.base.play`
+drops any line the rules still refuse.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from battleline.engine.geometry import signed_angle
+from battleline.errors import BattlelineError
+from battleline.rulesets.dba.combat import Arc, arc_of
+from battleline.rulesets.dba.factors import RangeBand, load_annex_a
+from battleline.rulesets.dba.movement import group_move_cost, move_cost
+from battleline.rulesets.dba.options import Options
+from battleline.rulesets.dba.table import band_of, bearing, distance_bases
+from battleline.rulesets.dba.tables import load_core
+from battleline.rulesets.dba.view import DbaContact, DbaOwnShip, DbaSideView
+
+#: Greatest turn the admiral orders in one move (below the 90° wheel of DBA-MOV-03).
+MAX_TURN = 60.0
+_TURN_STEP = 15.0
+_TORPEDO_CRAFT = frozenset({"tbd", "tb_1", "tb_2"})
+
+
+class DbaAdmiral:
+    """Closes to its doctrine band, fights broadside on, fires at what bears, torpedoes close."""
+
+    def __init__(self, side: str, seed: np.random.SeedSequence | int) -> None:
+        self.side = side
+        self.rng = np.random.default_rng(seed)
+
+    def orders(self, view: DbaSideView, phase: str) -> list[str]:
+        """Order lines for the open phase (empty where the admiral has nothing to order)."""
+        if phase.startswith("move-") and view.speller == self.side:
+            return self.movement(view)
+        if phase.startswith("combat-"):
+            return self.fire(view)
+        return []
+
+    # -- movement ---------------------------------------------------------------------------
+    def movement(self, view: DbaSideView) -> list[str]:
+        """One group move per squadron (crippled ships first, on their own)."""
+        options = Options.parse(list(view.options))
+        enemies = [c for c in view.contacts if not c.sunk]
+        lines: list[str] = []
+        if not enemies:
+            return lines
+        squadrons: dict[str, list[DbaOwnShip]] = {}
+        for s in view.own:
+            if not s.sunk:
+                squadrons.setdefault(s.squadron, []).append(s)
+        for squadron, ships in squadrons.items():
+            nips = view.nips.get(squadron, 0)
+            cripples = [s for s in ships if s.crippled and not s.fouled]
+            sound = [s for s in ships if not s.crippled and not s.fouled]
+            for s in cripples:  # DBA-MOV-02: each crippled ship gets its NIP first
+                if nips < 1:
+                    break
+                turn, _ = self._steer(view, s, enemies)
+                bases = self._affordable([s], turn, 1, options)
+                if bases:
+                    lines.append(self._line(s.name, turn, bases))
+                    nips -= 1
+            if not sound or nips < 1:
+                continue
+            leader = sound[0]
+            turn, want = self._steer(view, leader, enemies)
+            who = squadron if len(sound) == len(ships) and len(sound) > 1 else None
+            group = sound if who else [leader]
+            bases = self._affordable(group, turn, nips, options, cap=want)
+            if bases:
+                lines.append(self._line(who or leader.name, turn, bases))
+                if who is None:  # the others of a broken squadron follow one by one
+                    nips -= self._cost([leader], turn, bases, options)
+                    for s in sound[1:]:
+                        t, w = self._steer(view, s, enemies)
+                        b = self._affordable([s], t, nips, options, cap=w)
+                        if b:
+                            lines.append(self._line(s.name, t, b))
+                            nips -= self._cost([s], t, b, options)
+        return lines
+
+    @staticmethod
+    def _line(who: str, turn: float, bases: int) -> str:
+        return f"{who}: T{turn:+g} {bases}" if turn else f"{who}: {bases}"
+
+    def _doctrine_bases(self, view: DbaSideView, ship: DbaOwnShip) -> float:
+        core = load_core()
+        if ship.type in _TORPEDO_CRAFT and ship.torpedo_left:
+            return core.range_bands[RangeBand.CLOSE]
+        band = RangeBand(view.doctrine)
+        return core.range_bands[band]
+
+    def _steer(
+        self, view: DbaSideView, ship: DbaOwnShip, enemies: Sequence[DbaContact]
+    ) -> tuple[float, int]:
+        """(turn, bases wanted): close the nearest enemy, or bring her on the beam."""
+        target = min(enemies, key=lambda c: distance_bases(ship.pose, c.pose))
+        dist = distance_bases(ship.pose, target.pose)
+        rel = signed_angle(bearing(ship.pose, target.pose) - ship.pose.heading)
+        doctrine = self._doctrine_bases(view, ship)
+        if dist > doctrine:
+            wanted = rel
+            bases = max(1, math.ceil(dist - doctrine))
+        else:  # put her abeam: turn until the relative bearing is ±90°
+            wanted = rel - math.copysign(90.0, rel) if rel else 90.0
+            bases = 1
+        turn = max(-MAX_TURN, min(MAX_TURN, round(wanted / _TURN_STEP) * _TURN_STEP))
+        return float(turn), bases
+
+    @staticmethod
+    def _cost(ships: Sequence[DbaOwnShip], turn: float, bases: int, options: Options) -> int:
+        statuses = [s.status for s in ships]
+        turns = 1 if turn else 0
+        if len(statuses) > 1:
+            return group_move_cost(statuses, bases, turns=turns, options=options).nips
+        return move_cost(statuses[0], bases, turns=turns, options=options).nips
+
+    def _affordable(
+        self,
+        ships: Sequence[DbaOwnShip],
+        turn: float,
+        nips: int,
+        options: Options,
+        cap: int = 99,
+    ) -> int:
+        """The most bases (up to ``cap``) these ships can move for ``nips``, or 0."""
+        best = 0
+        for bases in range(1, min(cap, 6) + 1):
+            try:
+                cost = self._cost(ships, turn, bases, options)
+            except BattlelineError:
+                break
+            if cost <= nips:
+                best = bases
+        return best
+
+    # -- combat -----------------------------------------------------------------------------
+    def fire(self, view: DbaSideView) -> list[str]:
+        """Guns at the nearest enemy that bears, a second target on the other beam, and
+        torpedoes when an enemy is close enough."""
+        own_spell = view.speller == self.side
+        enemies = [c for c in view.contacts if not c.sunk]
+        lines: list[str] = []
+        for ship in view.own:
+            if ship.sunk:
+                continue
+            ranked = sorted(
+                (
+                    (distance_bases(ship.pose, c.pose), c)
+                    for c in enemies
+                    if band_of(ship.pose, c.pose) is not None
+                ),
+                key=lambda dc: (dc[0], dc[1].name),
+            )
+            if not ranked:
+                continue
+            if ship.torpedo_left and not ship.crippled:
+                line = self._torpedo(ship, ranked, own_spell)
+                if line:
+                    lines.append(line)
+            if not ship.may_fire:
+                continue
+            guns = [(d, c) for d, c in ranked if self._guns_reach(ship, c)]
+            beam = [(d, c) for d, c in guns if self._arc(ship, c).broadside]
+            if not guns:
+                continue
+            first = (beam or guns)[0][1]
+            first_arc = self._arc(ship, first)
+            lines.append(f"{ship.name} -> {first.name}")
+            for _d, c in beam:  # a second target on the opposite beam (DBA-TGT-01/05)
+                arc = self._arc(ship, c)
+                if first_arc.broadside and arc is not first_arc:
+                    lines.append(f"{ship.name} -> {c.name}")
+                    break
+        return lines
+
+    @staticmethod
+    def _arc(ship: DbaOwnShip, c: DbaContact) -> Arc:
+        return arc_of(ship.pose.bearing_to(c.pose.x, c.pose.y))
+
+    @staticmethod
+    def _guns_reach(ship: DbaOwnShip, c: DbaContact) -> bool:
+        """Has the ship an attack factor at this band (not Annex A's 'x'), and can its guns
+        hurt the target at all (DBA-SCG-01)?"""
+        band = band_of(ship.pose, c.pose)
+        if band is None:
+            return False
+        target = load_annex_a()[c.annex]
+        factors = ship.status.ship
+        if factors.small_calibre and target.df > 1:
+            return False
+        use = band if band is not RangeBand.CLOSE or target.torpedo_craft else RangeBand.NORMAL
+        return factors.af.at(use) is not None
+
+    @staticmethod
+    def _torpedo(
+        ship: DbaOwnShip, ranked: Sequence[tuple[float, DbaContact]], own_spell: bool
+    ) -> str | None:
+        core = load_core()
+        craft = ship.type in _TORPEDO_CRAFT
+        reach = core.range_bands[RangeBand.NORMAL if craft else RangeBand.CLOSE]
+        for dist, c in ranked:
+            if dist > reach:
+                break
+            arc = arc_of(ship.pose.bearing_to(c.pose.x, c.pose.y))
+            if craft and arc is Arc.STERN:
+                continue  # DBA-TORP-04
+            if not craft and not arc.broadside:
+                continue  # keep the tubes for a full-effect beam shot (DBA-TORP-05)
+            af = min(ship.torpedo_left, 2 if own_spell else 1)
+            return f"{ship.name} torpedo {af} -> {c.name}"
+        return None
+
+
+def dba_admiral(side: str, seed: np.random.SeedSequence) -> DbaAdmiral:
+    """Factory for :class:`DbaAdmiral` (listed in :data:`battleline.ai.base.ADMIRALS`)."""
+    return DbaAdmiral(side, seed)
