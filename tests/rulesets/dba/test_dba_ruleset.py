@@ -144,9 +144,10 @@ def test_scenario_errors(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError, match="unknown option 'fog'"):
         new_state(str(bad), 1)
     bad.write_text(
-        'ruleset = "dba"\nsides = ["A", "B"]\n[[ship]]\nannex = "Majestic"\nside = "C"\nx = 0\ny = 0\nheading = 0\n'
+        'ruleset = "dba"\nsides = ["A", "B"]\n'
+        '[[ship]]\nannex = "Majestic"\nside = "C"\nx = 0\ny = 0\nheading = 0\n'
     )
-    with pytest.raises(ScenarioError, match="ship\\[0\\].side: 'C' is not one of A, B"):
+    with pytest.raises(ScenarioError, match=r"ship\[0\].side: 'C' is not one of A, B"):
         new_state(str(bad), 1)
 
 
@@ -251,9 +252,14 @@ def _shots(game: Game, start: int, target: str) -> list[str]:
 def test_EX_DBA_01_to_05_windy_corner_through_the_game_flow(tmp_path: Path) -> None:
     """DBA-WC-01..05 spell by spell with real moves: 2 → 4 → 6 → 8 shooters, no deduction."""
     g = Game(RULESET, _windy_scenario(tmp_path, True), 0)
+
     def corners() -> dict[str, dict[str, object]]:
         return {
-            k: {"squadron": c.squadron, "to_pass": sorted(c.to_pass), "occupants": sorted(c.occupants)}
+            k: {
+                "squadron": c.squadron,
+                "to_pass": sorted(c.to_pass),
+                "occupants": sorted(c.occupants),
+            }
             for k, c in g.state.splash.corners.items()
         }
 

@@ -550,7 +550,9 @@ def roll_attack(
         if log is not None:
             mods = ", ".join(str(m) for m in attack.shooter_mods)
             if attack.torpedo:
-                kind = EventKind.TORPEDO_HIT if result is not Result.NONE else EventKind.TORPEDO_MISS
+                kind = (
+                    EventKind.TORPEDO_HIT if result is not Result.NONE else EventKind.TORPEDO_MISS
+                )
             else:
                 kind = EventKind.HIT if result is not Result.NONE else EventKind.NOTE
             log.emit(

@@ -179,7 +179,9 @@ def check_moves(state: DbaState, side: str, texts: Sequence[str], spell: int) ->
         if line.succession and line.who not in squadrons:
             raise IllegalOrderError(f"{line.who}: only a squadron turns in succession")
         if line.succession and not line.turn and line.who not in state.turn_points:
-            raise IllegalOrderError(f"{line.who}: no turn in succession to continue; give T±degrees")
+            raise IllegalOrderError(
+                f"{line.who}: no turn in succession to continue; give T±degrees"
+            )
         moving = line.bases > 0 or line.ram is not None
         for m in state.members(side, line.who):
             if moving and m.fouled:
@@ -221,9 +223,11 @@ def _check_launches(state: DbaState, lines: Sequence[MoveLine]) -> None:
             launch_tb(probe, _tb2(), spell=0, launched_this_spell=i, options=state.options)
     for ln in lines:
         moving = not ln.launch and not ln.stop and ln.nets is None
-        names = [ln.who] if ln.who in state.ships else [
-            n for n, s in state.ships.items() if s.squadron == ln.who and not s.sunk
-        ]
+        names = (
+            [ln.who]
+            if ln.who in state.ships
+            else [n for n, s in state.ships.items() if s.squadron == ln.who and not s.sunk]
+        )
         if moving and any(m in launching for m in names):
             raise IllegalOrderError(
                 f"{ln.who}: a ship launching a TB must stay stopped this spell (DBA-TBL-02, AMB-97)"
@@ -250,7 +254,7 @@ def _checked_ram(state: DbaState, side: str, line: MoveLine) -> MoveLine:
         raise IllegalOrderError(f"{line.who}: declare at least one base for a ram (DBA-RAM-03)")
     if line.ram_adjust and not state.ships[line.who].ship.is_ram:
         raise IllegalOrderError(
-            f"{line.who}: only a \"ram\" may add or deduct one on the ram score (DBA-RAM-06)"
+            f'{line.who}: only a "ram" may add or deduct one on the ram score (DBA-RAM-06)'
         )
     return replace(line, ram=target)
 
@@ -288,7 +292,9 @@ def costs(state: DbaState, side: str, lines: Sequence[MoveLine], spell: int) -> 
                     members, line.bases, turns=turns, options=options, core=core
                 ).nips
             else:
-                cost = move_cost(members[0], line.bases, turns=turns, options=options, core=core).nips
+                cost = move_cost(
+                    members[0], line.bases, turns=turns, options=options, core=core
+                ).nips
         spent.setdefault(squadron, {})
         spent[squadron][line.who] = spent[squadron].get(line.who, 0) + cost
     for squadron, alloc in spent.items():
@@ -317,7 +323,7 @@ def check_fire(state: DbaState, side: str, texts: Sequence[str]) -> list[FireOrd
                 raise IllegalOrderError(f"no ship {line.ship!r} of {side} afloat")
             if not ship.ship.is_ram:
                 raise IllegalOrderError(
-                    f"{line.ship}: only a \"ram\" may add or deduct one when rammed (DBA-RAM-06)"
+                    f'{line.ship}: only a "ram" may add or deduct one when rammed (DBA-RAM-06)'
                 )
             continue
         for name in (line.shooter, line.target):

@@ -123,9 +123,7 @@ def ram_adjustment(ship: ShipFactors, choice: int | None, *, rammer: bool) -> in
         raise IllegalOrderError(f"{ship.name}: a ram adds or deducts one, not {choice:+d}")
     if not ship.is_ram:
         if choice:
-            raise IllegalOrderError(
-                f"{ship.name}: only a \"ram\" may add or deduct one (DBA-RAM-06)"
-            )
+            raise IllegalOrderError(f'{ship.name}: only a "ram" may add or deduct one (DBA-RAM-06)')
         return 0
     if choice is None:
         return 1 if rammer else -1

@@ -100,9 +100,7 @@ def new_state(scenario: str, seed: int) -> DbaState:
         ships=ships,
         poses=poses,
         options=options,
-        conditions=Conditions(
-            night=sc.night, dusk_or_dawn=sc.dusk_or_dawn, hindered=sc.heavy_seas
-        ),
+        conditions=Conditions(night=sc.night, dusk_or_dawn=sc.dusk_or_dawn, hindered=sc.heavy_seas),
         doctrine={side: sc.doctrine(side) for side in sc.sides},
         splash=SplashConfusion(options),
         withdrawn=withdrawn,

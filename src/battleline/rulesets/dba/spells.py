@@ -51,9 +51,7 @@ def resolve_nips(spell: int) -> Resolver:
         state.nips = {}
         for squadron in state.squadrons(side):
             state.nips[squadron] = roll_nips(squadron, dice)
-            events.emit(
-                EventKind.COMMAND, f"{squadron}: {state.nips[squadron]} NIPs", side=side
-            )
+            events.emit(EventKind.COMMAND, f"{squadron}: {state.nips[squadron]} NIPs", side=side)
         for s in state.ships.values():
             if s.side == side:
                 s.moved_this_spell = 0
@@ -191,8 +189,10 @@ def _ram_move(
         state.poses[line.who] = full
         paths[line.who] = [(start.x, start.y), (full.x, full.y)]
         events.emit(
-            EventKind.MOVE, f"{line.who}: runs {line.bases} base(s) at {line.ram} and misses",
-            ship=line.who, public=True,
+            EventKind.MOVE,
+            f"{line.who}: runs {line.bases} base(s) at {line.ram} and misses",
+            ship=line.who,
+            public=True,
         )
         return False
     contact = Point(start.x, start.y).distance(hit)

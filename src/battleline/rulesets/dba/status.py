@@ -147,9 +147,7 @@ def start_flooding(status: ShipStatus, *, why: str, log: EventLog | None = None)
         return
     status.flooding = True
     if log is not None:
-        log.emit(
-            EventKind.FLOODING, f"{status.name} is flooding ({why})", ship=status.name
-        )
+        log.emit(EventKind.FLOODING, f"{status.name} is flooding ({why})", ship=status.name)
 
 
 _PLAIN_FIELDS = (

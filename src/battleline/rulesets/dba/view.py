@@ -176,13 +176,9 @@ def side_view(game: Game[DbaState, DbaSideView], side: str, since: int = 0) -> D
     phase = game.spec.name
     spell = 2 if phase.endswith("-2") else 1
     speller = state.speller(spell)
-    own = tuple(
-        own_ship(s, state.poses[n]) for n, s in state.ships.items() if s.side == side
-    )
+    own = tuple(own_ship(s, state.poses[n]) for n, s in state.ships.items() if s.side == side)
     seen = tuple(
-        contact(s, state.poses[n])
-        for n, s in state.ships.items()
-        if s.side != side and not s.sunk
+        contact(s, state.poses[n]) for n, s in state.ships.items() if s.side != side and not s.sunk
     )
     squadrons = {s.squadron for s in state.ships.values() if s.side == side}
     return DbaSideView(
