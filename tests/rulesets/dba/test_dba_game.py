@@ -1,0 +1,279 @@
+"""DBA end to end: whole games AI against AI through the public entry points (Python API, CLI
+demo, sim, replay), the option toggles reached from scenario files, and refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from battleline.ai.base import admiral_factory, play
+from battleline.ai.dba_admiral import DbaAdmiral
+from battleline.cli import app
+from battleline.engine import GameRecord
+from battleline.engine.events import EventKind
+from battleline.engine.flow import Game
+from battleline.errors import IllegalOrderError, ScenarioError
+from battleline.game import new_game, verify
+from battleline.rulesets import named_ruleset, ruleset_of_scenario
+from battleline.rulesets.dba.ruleset import RULESET
+from battleline.rulesets.dba.table import band_of
+from battleline.testing import FixedDice
+
+runner = CliRunner()
+YALU = Path(__file__).parents[3] / "src/battleline/rulesets/dba/data/scenarios/yalu.toml"
+
+
+def _scenario(tmp_path: Path, body: str, options: str = "[]", name: str = "s") -> str:
+    path = tmp_path / f"{name}.toml"
+    path.write_text(
+        f'ruleset = "dba"\nsides = ["GB", "FR"]\nturn_limit = 4\noptions = {options}\n' + body
+    )
+    return str(path)
+
+
+def _ship(annex: str, side: str, x: float, y: float = 0.0, heading: float = 0.0) -> str:
+    return f'[[ship]]\nannex = "{annex}"\nside = "{side}"\nx = {x}\ny = {y}\nheading = {heading}\n'
+
+
+# -- the registry and the scenario files ------------------------------------------------------
+def test_the_yalu_file_says_its_ruleset_and_the_registry_dispatches_on_it() -> None:
+    """Issue 11: `demo --scenario <the DBA yalu.toml>` used to be read with bf1900's schema."""
+    assert 'ruleset = "dba"' in YALU.read_text()
+    assert named_ruleset(str(YALU)) == "dba"
+    assert ruleset_of_scenario(str(YALU)).name == "dba"
+    assert named_ruleset("dba-tutorial") == "dba" and named_ruleset("yalu") == "dba"
+
+
+def test_scenario_errors_name_the_field(tmp_path: Path) -> None:
+    bad = _scenario(tmp_path, _ship("Majestic", "GB", 0) + 'speed = 3\n')
+    with pytest.raises(ScenarioError, match=r"ship\[0\]\.speed: unknown field"):
+        RULESET.check_scenario(bad)
+    bad = _scenario(tmp_path, _ship("Dreadnought", "GB", 0))
+    with pytest.raises(ScenarioError, match=r"ship\[0\]\.annex: no ship 'Dreadnought'"):
+        RULESET.check_scenario(bad)
+    path = tmp_path / "nolines.toml"
+    path.write_text('ruleset = "dba"\nsides = ["A", "B"]\n')
+    with pytest.raises(ScenarioError, match="ship: field required"):
+        RULESET.check_scenario(str(path))
+
+
+def test_a_scenario_needing_a_part_dba_lacks_is_refused(tmp_path: Path) -> None:
+    body = _ship("Majestic", "GB", 0) + _ship("Hoche", "FR", 3)
+    path = Path(_scenario(tmp_path, body))
+    path.write_text(path.read_text() + '[[land]]\nname = "Island"\npoints = [[0, 0], [1, 1]]\n')
+    with pytest.raises(ScenarioError, match="land: the dba ruleset has no rules for land"):
+        new_game(str(path), 1)
+
+
+def test_a_side_that_cannot_act_in_a_phase_is_told_so() -> None:
+    g = new_game("dba-tutorial", 1)
+    assert g.spec.name == "move-1" and g.pending.waiting_for == ("Blue",)
+    with pytest.raises(IllegalOrderError, match="it is Blue's spell; Red gives no movement"):
+        g.submit("Red", ["Red Cruisers: 1"])
+    state = g.state.to_dict()
+    g.submit("Blue", [])
+    assert state != g.state.to_dict()  # Blue's orders resolved; Red's refusal changed nothing
+
+
+# -- the option toggles, each from a scenario file ----------------------------------------------
+def _first_shot(g: Game, shooter: str) -> str:
+    return next(e.text for e in g.events if e.text.startswith(f"{shooter} → "))
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_open_barbettes_toggle_DBA_OB_01(tmp_path: Path, on: bool) -> None:
+    """+1 at extreme range against an open-barbette ship (Royal Sovereign), only with the
+    option."""
+    body = _ship("Majestic", "GB", 0) + _ship("Royal Sovereign", "FR", 12)
+    g = Game(RULESET, _scenario(tmp_path, body, '["open_barbettes"]' if on else "[]"), 1)
+    g.submit("GB", [])
+    g.submit("GB", ["Majestic -> Royal Sovereign"])
+    g.submit("FR", [])
+    assert ("open barbettes DBA-OB-01" in _first_shot(g, "Majestic")) is on
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_monster_guns_toggle_DBA_MG_01(tmp_path: Path, on: bool) -> None:
+    """In the enemy's spell Victoria fires her secondaries' factor (2 at normal range), not 5."""
+    body = _ship("Victoria", "GB", 0) + _ship("Hoche", "FR", 3)
+    g = Game(RULESET, _scenario(tmp_path, body, '["monster_guns"]' if on else "[]"), 1)
+    g.submit("GB", [])
+    g.submit("GB", [])
+    g.submit("FR", [])
+    g.submit("FR", [])  # FR's spell: no move
+    g.submit("GB", ["Victoria -> Hoche"])
+    g.submit("FR", [])
+    shot = _first_shot(g, "Victoria")
+    af = shot.split("gunfire ", 1)[1].split(" ", 1)[0].split("+")[1]
+    assert af == ("2" if on else "5")
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_bow_and_stern_arcs_toggle_DBA_BSA_01(tmp_path: Path, on: bool) -> None:
+    """Warspite (lozenge) fires dead ahead at long range without the reduced effect, only with
+    the option."""
+    body = _ship("Warspite", "GB", 0) + _ship("Hoche", "FR", 0, 7)
+    g = Game(RULESET, _scenario(tmp_path, body, '["bow_stern_arcs"]' if on else "[]"), 1)
+    g.submit("GB", [])
+    g.submit("GB", ["Warspite -> Hoche"])
+    g.submit("FR", [])
+    assert ("reduced effect DBA-TF-03" in _first_shot(g, "Warspite")) is not on
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_nets_toggle_DBA_NET_01_03(tmp_path: Path, on: bool) -> None:
+    """Lowering nets costs a NIP and gives torpedoes −1; without the option there are no nets."""
+    body = _ship("Majestic", "GB", 0) + _ship("Havock", "FR", 1.5, 0, 270.0)
+    g = Game(RULESET, _scenario(tmp_path, body, '["nets"]' if on else "[]"), 1)
+    if not on:
+        with pytest.raises(IllegalOrderError, match="option 'nets'"):
+            g.submit("GB", ["Majestic: nets down"])
+        return
+    g.submit("GB", ["Majestic: nets down"])
+    assert g.state.ships["Majestic"].nets_lowered
+    g.submit("GB", [])
+    g.submit("FR", ["Havock torpedo 1 -> Majestic"])
+    torp = next(e.text for e in g.events if e.text.startswith("Havock → Majestic: torpedo"))
+    assert "nets lowered DBA-NET-03" in torp
+
+
+# -- the AI admiral ------------------------------------------------------------------------------
+def test_the_dba_admiral_is_the_one_the_registry_gives() -> None:
+    admiral = admiral_factory("dba")("Blue", 1)  # type: ignore[arg-type]
+    assert isinstance(admiral, DbaAdmiral)
+
+
+def test_admiral_fires_at_enemies_in_range_and_arc_and_only_those() -> None:
+    g = new_game("yalu", 3)
+    g.submit("China", [])
+    view = g.view("China")
+    lines = DbaAdmiral("China", 0).orders(view, view.phase)
+    assert lines, "the Chinese ironclads have enemies within range"
+    for line in lines:
+        shooter, target = (p.strip() for p in line.replace("torpedo 1 ", "").split("->"))
+        assert band_of(g.state.poses[shooter], g.state.poses[target]) is not None
+    g.check("China", lines)  # the umpire accepts every line
+
+
+def test_admiral_closes_to_its_doctrine_range_then_turns_broadside_on(tmp_path: Path) -> None:
+    far = _ship("Majestic", "GB", 0) + _ship("Hoche", "FR", 12, 0, 0.0)
+    g = Game(RULESET, _scenario(tmp_path, far, name="far"), 1)
+    g.state.nips["Majestic"] = 6
+    view = g.view("GB")
+    (line,) = DbaAdmiral("GB", 0).orders(view, view.phase)
+    assert line == "Majestic: T+60 2"  # towards Hoche (due east), as far as she may go
+    near = _ship("Majestic", "GB", 0) + _ship("Hoche", "FR", 3, 0, 0.0)
+    g = Game(RULESET, _scenario(tmp_path, near, name="near"), 1)
+    g.state.nips["Majestic"] = 6
+    view = g.view("GB")
+    (line,) = DbaAdmiral("GB", 0).orders(view, view.phase)
+    assert line == "Majestic: 1"  # Hoche already on the beam: keep her there, keep moving
+
+
+def test_admiral_attacks_with_torpedoes_when_it_can(tmp_path: Path) -> None:
+    body = _ship("Havock", "GB", 0, 0, 0.0) + _ship("Hoche", "FR", 1.5, 0, 0.0)
+    g = Game(RULESET, _scenario(tmp_path, body), 1)
+    g.submit("GB", ["Havock: stop"])
+    view = g.view("GB")
+    lines = DbaAdmiral("GB", 0).orders(view, view.phase)
+    assert "Havock torpedo 2 -> Hoche" in lines  # own spell: the full factor 2 (DBA-TORP-02)
+    g.submit("GB", lines)
+    g.submit("FR", [])
+    assert any(e.kind is EventKind.TORPEDO_LAUNCH for e in g.events)
+
+
+# -- whole games -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("scenario", ["dba-tutorial", "yalu"])
+def test_ai_against_ai_plays_to_a_result_with_shots_hits_and_damage(scenario: str) -> None:
+    g = play(new_game(scenario, 1))
+    assert g.finished and g.state.result is not None
+    kinds = [e.kind for e in g.events]
+    assert kinds.count(EventKind.HIT) >= 3
+    assert EventKind.DAMAGE in kinds
+    assert any(f.fate in ("sunk", "crippled") for f in RULESET.fates(g.state))
+
+
+def test_python_api_own_orders_against_the_ai() -> None:
+    """Load a scenario, give your own orders for a few spells against the AI, read your view."""
+    g = new_game("dba-tutorial", 2)
+    red = DbaAdmiral("Red", 7)
+    for _ in range(12):
+        if g.finished:
+            break
+        phase = g.spec.name
+        for side in g.pending.waiting_for:
+            view = g.view(side)
+            if side == "Blue":
+                lines = ["Blue Cruisers: 1"] if phase.startswith("move") else [
+                    f"{s.name} -> {view.contacts[0].name}"
+                    for s in view.own
+                    if s.may_fire and view.contacts and s.name != "Havock"
+                ]
+            else:
+                lines = red.orders(view, phase)
+            try:
+                g.submit(side, lines)
+            except IllegalOrderError:
+                g.submit(side, [])
+    mine = g.view("Blue")
+    assert {s.name for s in mine.own} == {"Arrogant", "Leander", "Havock"}
+    assert mine.own[0].af == "3/2/1/1" and mine.own[0].torpedo_left in (0, 1)
+    assert {c.name for c in mine.contacts} <= {"Yoshino", "Naniwa", "Kotaka"}
+    json.dumps(mine.to_dict())
+
+
+def test_same_seed_same_game_and_replay_verifies(tmp_path: Path) -> None:
+    a, b = play(new_game("dba-tutorial", 5)), play(new_game("dba-tutorial", 5))
+    assert [e.text for e in a.events] == [e.text for e in b.events]
+    record = GameRecord.of(a)
+    path = tmp_path / "game.json"
+    record.save(path)
+    ok, _ = verify(GameRecord.load(path))
+    assert ok
+
+
+def test_fixed_dice_through_a_spell(tmp_path: Path) -> None:
+    """Majestic 6 + 4 = 10 against Hoche 1 + 3 = 4: doubled, crippled (REF-DBA-01 outcome)."""
+    g = Game(RULESET, _scenario(tmp_path, _ship("Majestic", "GB", 0) + _ship("Hoche", "FR", 3)), 1)
+    g.submit("GB", [])
+    g.dice = FixedDice([6, 1, 2], log=g.events)  # type: ignore[assignment]
+    g.submit("GB", ["Majestic -> Hoche"])
+    g.submit("FR", [])
+    assert "gunfire 6+4 = 10 vs 1+3- = 4 → doubled, crippled" in _first_shot(g, "Majestic")
+    assert g.state.ships["Hoche"].crippled
+
+
+# -- the CLI -------------------------------------------------------------------------------------
+def test_cli_demo_save_and_replay_verify(tmp_path: Path) -> None:
+    save, pic = tmp_path / "g.json", tmp_path / "p.svg"
+    r = runner.invoke(
+        app,
+        ["demo", "--scenario", "dba-tutorial", "--seed", "1", "--save", str(save),
+         "--picture", str(pic)],
+    )
+    assert r.exit_code == 0, r.output
+    assert "gunfire" in r.output and "crippled" in r.output and "wins" in r.output
+    assert pic.read_text().startswith("<svg")
+    r = runner.invoke(app, ["replay", str(save), "--verify"])
+    assert r.exit_code == 0, r.output
+
+
+def test_cli_demo_of_the_yalu_file() -> None:
+    r = runner.invoke(app, ["demo", "--scenario", str(YALU), "--seed", "1", "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert "Ting Yuen" in r.output
+
+
+def test_cli_sim_reports(tmp_path: Path) -> None:
+    out = tmp_path / "sim.json"
+    r = runner.invoke(
+        app, ["sim", "dba-tutorial", "--runs", "20", "--workers", "1", "--json", str(out)]
+    )
+    assert r.exit_code == 0, r.output
+    data = json.loads(out.read_text())
+    assert data["runs"] == data["completed"] == 20 and data["failed"] == 0
+    assert sum(data["win_rate"].values()) + data["draw_rate"] == pytest.approx(1.0)
+    assert "Blue" in r.output and "Red" in r.output
