@@ -203,7 +203,7 @@ def test_DBA_RAM_06_a_ram_may_add_or_deduct_and_the_rammer_states_first() -> Non
     kw = {"declared_bases": 2, "target_speed": 0}
     assert ram_score(3, rammer=A["Conqueror"], target=A["Majestic"], rammer_adjust=-1, **kw) == 4
     assert ram_score(3, rammer=A["Majestic"], target=A["Katahdin"], target_adjust=1, **kw) == 6
-    with pytest.raises(IllegalOrderError, match="only a \"ram\""):
+    with pytest.raises(IllegalOrderError, match='only a "ram"'):
         ram_score(3, rammer=A["Majestic"], target=A["Hoche"], rammer_adjust=1, **kw)
 
 

@@ -48,7 +48,7 @@ def test_the_yalu_file_says_its_ruleset_and_the_registry_dispatches_on_it() -> N
 
 
 def test_scenario_errors_name_the_field(tmp_path: Path) -> None:
-    bad = _scenario(tmp_path, _ship("Majestic", "GB", 0) + 'speed = 3\n')
+    bad = _scenario(tmp_path, _ship("Majestic", "GB", 0) + "speed = 3\n")
     with pytest.raises(ScenarioError, match=r"ship\[0\]\.speed: unknown field"):
         RULESET.check_scenario(bad)
     bad = _scenario(tmp_path, _ship("Dreadnought", "GB", 0))
@@ -207,11 +207,15 @@ def test_python_api_own_orders_against_the_ai() -> None:
         for side in g.pending.waiting_for:
             view = g.view(side)
             if side == "Blue":
-                lines = ["Blue Cruisers: 1"] if phase.startswith("move") else [
-                    f"{s.name} -> {view.contacts[0].name}"
-                    for s in view.own
-                    if s.may_fire and view.contacts and s.name != "Havock"
-                ]
+                lines = (
+                    ["Blue Cruisers: 1"]
+                    if phase.startswith("move")
+                    else [
+                        f"{s.name} -> {view.contacts[0].name}"
+                        for s in view.own
+                        if s.may_fire and view.contacts and s.name != "Havock"
+                    ]
+                )
             else:
                 lines = red.orders(view, phase)
             try:
@@ -251,8 +255,17 @@ def test_cli_demo_save_and_replay_verify(tmp_path: Path) -> None:
     save, pic = tmp_path / "g.json", tmp_path / "p.svg"
     r = runner.invoke(
         app,
-        ["demo", "--scenario", "dba-tutorial", "--seed", "1", "--save", str(save),
-         "--picture", str(pic)],
+        [
+            "demo",
+            "--scenario",
+            "dba-tutorial",
+            "--seed",
+            "1",
+            "--save",
+            str(save),
+            "--picture",
+            str(pic),
+        ],
     )
     assert r.exit_code == 0, r.output
     assert "gunfire" in r.output and "crippled" in r.output and "wins" in r.output

@@ -19,25 +19,17 @@ from collections.abc import Mapping, Sequence
 from battleline.engine.dice import SeededDice
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import IllegalOrderError
-from battleline.rulesets.dba.combat import (
-    Arc,
-    Attack,
-    CombatRound,
-    Conditions,
-    fall_out_of_line,
-    gun_attacks,
-    multiple_torpedo_targets,
-    torpedo_attack,
-    torpedo_left,
-)
+from battleline.rulesets.dba.combat import Arc, Attack, Conditions, gun_attacks
 from battleline.rulesets.dba.factors import RangeBand
 from battleline.rulesets.dba.orders import FireLine, FireOrder, RamChoice
+from battleline.rulesets.dba.outcomes import CombatRound, fall_out_of_line
 from battleline.rulesets.dba.spells import Resolver
 from battleline.rulesets.dba.state import DbaState
 from battleline.rulesets.dba.table import base_metres, bearing, in_corridor, measure
 from battleline.rulesets.dba.tables import Result as Outcome
 from battleline.rulesets.dba.tables import load_core
 from battleline.rulesets.dba.torpedo_boats import share_fate
+from battleline.rulesets.dba.torpedoes import multiple_torpedo_targets, torpedo_attack, torpedo_left
 
 
 def resolve_combat(spell: int) -> Resolver:

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 from battleline.engine.events import Event
 from battleline.engine.geometry import Pose
 from battleline.engine.state import plain
-from battleline.rulesets.dba.combat import torpedo_left
 from battleline.rulesets.dba.state import DbaState
 from battleline.rulesets.dba.status import ShipStatus
+from battleline.rulesets.dba.torpedoes import torpedo_left
 
 if TYPE_CHECKING:
     from battleline.engine.flow import Game
