@@ -11,7 +11,9 @@ Doctrine, spell by spell:
   ships are given their NIP first (DBA-MOV-02). Turns are held to 60° so a squadron never
   wheels into line abreast and locks itself (DBA-MOV-03).
 * **Combat** (both spells): every ship that may fire engages the nearest enemy in range and
-  arc, and a second enemy on the opposite beam when it has one; a ship with torpedoes left
+  arc, preferring one on the beam and one that fewer than two of its ships already fire at (a
+  third costs each of them −1, DBA-TF-02), and a second enemy on the opposite beam when it has
+  one; a ship with torpedoes left
   attacks a target at close range, or at normal range when it is a torpedo craft, at factor 2 in
   its own spell and 1 in the enemy's (DBA-TORP-02/03).
 
@@ -40,6 +42,8 @@ from battleline.rulesets.dba.view import DbaContact, DbaOwnShip, DbaSideView
 #: Greatest turn the admiral orders in one move (below the 90° wheel of DBA-MOV-03).
 MAX_TURN = 60.0
 _TURN_STEP = 15.0
+#: Shooters one target takes before splash confusion sets in (DBA-TF-02, DBA-WC-07).
+SPLASH_FREE = 2
 _TORPEDO_CRAFT = frozenset({"tbd", "tb_1", "tb_2"})
 
 
@@ -163,6 +167,7 @@ class DbaAdmiral:
         own_spell = view.speller == self.side
         enemies = [c for c in view.contacts if not c.sunk]
         lines: list[str] = []
+        shooters_at: dict[str, int] = {}
         for ship in view.own:
             if ship.sunk:
                 continue
@@ -186,13 +191,17 @@ class DbaAdmiral:
             beam = [(d, c) for d, c in guns if self._arc(ship, c).broadside]
             if not guns:
                 continue
-            first = (beam or guns)[0][1]
+            # Spread the fire: a third ship on one target costs every shooter −1 (DBA-TF-02).
+            choice = [(d, c) for d, c in (beam or guns) if shooters_at.get(c.name, 0) < SPLASH_FREE]
+            first = (choice or beam or guns)[0][1]
             first_arc = self._arc(ship, first)
             lines.append(f"{ship.name} -> {first.name}")
+            shooters_at[first.name] = shooters_at.get(first.name, 0) + 1
             for _d, c in beam:  # a second target on the opposite beam (DBA-TGT-01/05)
                 arc = self._arc(ship, c)
                 if first_arc.broadside and arc is not first_arc:
                     lines.append(f"{ship.name} -> {c.name}")
+                    shooters_at[c.name] = shooters_at.get(c.name, 0) + 1
                     break
         return lines
 

@@ -290,3 +290,31 @@ def test_cli_sim_reports(tmp_path: Path) -> None:
     assert data["runs"] == data["completed"] == 20 and data["failed"] == 0
     assert sum(data["win_rate"].values()) + data["draw_rate"] == pytest.approx(1.0)
     assert "Blue" in r.output and "Red" in r.output
+
+
+def test_the_python_example_in_docs_dba_md_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    doc = (Path(__file__).parents[3] / "docs/dba.md").read_text()
+    block = doc.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(block, "docs/dba.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert " wins " in out or out.startswith("Draw")
+
+
+def test_admiral_spreads_its_fire_before_splash_confusion(tmp_path: Path) -> None:
+    """Two ships on one target fire at full effect; a third would cost all three −1 (DBA-TF-02),
+    so the third takes the next enemy on the beam."""
+    body = (
+        "".join(
+            f'[[ship]]\nannex = "Majestic"\nname = "M{i}"\nside = "GB"\nsquadron = "GB"\n'
+            f"x = 0\ny = {-i}\nheading = 0\n"
+            for i in range(3)
+        )
+        + '[[ship]]\nannex = "Hoche"\nname = "A"\nside = "FR"\nx = 3\ny = -1\nheading = 0\n'
+        + '[[ship]]\nannex = "Hoche"\nname = "B"\nside = "FR"\nx = 6\ny = -1\nheading = 0\n'
+    )
+    g = Game(RULESET, _scenario(tmp_path, body), 1)
+    g.submit("GB", [])
+    view = g.view("GB")
+    lines = DbaAdmiral("GB", 0).orders(view, view.phase)
+    targets = [ln.split("->")[1].strip() for ln in lines if "torpedo" not in ln]
+    assert sorted(targets) == ["A", "A", "B"]
