@@ -318,3 +318,13 @@ def test_admiral_spreads_its_fire_before_splash_confusion(tmp_path: Path) -> Non
     lines = DbaAdmiral("GB", 0).orders(view, view.phase)
     targets = [ln.split("->")[1].strip() for ln in lines if "torpedo" not in ln]
     assert sorted(targets) == ["A", "A", "B"]
+
+
+def test_bad_orders_name_the_line_and_leave_the_state_alone() -> None:
+    g = new_game("yalu", 5)
+    before = g.state.to_dict()
+    with pytest.raises(IllegalOrderError, match=r"order 'Ting Yuen: 3': .*\(DBA-TYPE-01\)"):
+        g.submit("China", ["Peiyang: 1", "Ting Yuen: 3"])
+    with pytest.raises(IllegalOrderError, match="order 'Yoshino: 1': Yoshino is not a ship of"):
+        g.check("China", ["Yoshino: 1"])
+    assert g.state.to_dict() == before and g.pending.waiting_for == ("China",)

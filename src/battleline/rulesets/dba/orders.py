@@ -24,7 +24,8 @@ an ``IllegalOrderError`` naming the ship and the rule; the state is not touched.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from battleline.errors import IllegalOrderError, OrderSyntaxError
@@ -163,35 +164,49 @@ def parse_fire_line(text: str) -> FireOrder:
 
 
 # -- movement checks ------------------------------------------------------------------------
+@contextmanager
+def _on_line(text: str) -> Iterator[None]:
+    """Name the order line in a rule breach found while checking it."""
+    try:
+        yield
+    except IllegalOrderError as exc:
+        raise IllegalOrderError(f"order {text.strip()!r}: {exc}") from None
+
+
 def check_moves(state: DbaState, side: str, texts: Sequence[str], spell: int) -> list[MoveLine]:
     """Parse and check the speller's movement orders (NIPs, speeds, crippled-first, locks)."""
-    lines = [_checked_ram(state, side, parse_move_line(t)) for t in texts if t.strip()]
-    squadrons = state.squadrons(side)
-    for line in lines:
-        if line.who in state.ships:
-            ship = state.ships[line.who]
-            if ship.side != side:
-                raise IllegalOrderError(f"{line.who} is not a ship of {side}")
-            if ship.sunk:
-                raise IllegalOrderError(f"{line.who} is sunk")
-        elif line.who not in squadrons:
-            raise IllegalOrderError(f"{line.who!r} is neither a ship nor a squadron of {side}")
-        if line.succession and line.who not in squadrons:
-            raise IllegalOrderError(f"{line.who}: only a squadron turns in succession")
-        if line.succession and not line.turn and line.who not in state.turn_points:
-            raise IllegalOrderError(
-                f"{line.who}: no turn in succession to continue; give T±degrees"
-            )
-        moving = line.bases > 0 or line.ram is not None
-        for m in state.members(side, line.who):
-            if moving and m.fouled:
-                raise IllegalOrderError(
-                    f"{m.name}: fouled by its nets, stopped as if crippled until cut free "
-                    "(DBA-NET-04)"
-                )
+    lines: list[MoveLine] = []
+    for text in (t for t in texts if t.strip()):
+        with _on_line(text):
+            line = _checked_ram(state, side, parse_move_line(text))
+            _check_move_line(state, side, line)
+            lines.append(line)
     _check_launches(state, lines)
     costs(state, side, lines, spell)
     return lines
+
+
+def _check_move_line(state: DbaState, side: str, line: MoveLine) -> None:
+    """One movement line: own ship or squadron afloat, succession, fouled nets."""
+    squadrons = state.squadrons(side)
+    if line.who in state.ships:
+        ship = state.ships[line.who]
+        if ship.side != side:
+            raise IllegalOrderError(f"{line.who} is not a ship of {side}")
+        if ship.sunk:
+            raise IllegalOrderError(f"{line.who} is sunk")
+    elif line.who not in squadrons:
+        raise IllegalOrderError(f"{line.who!r} is neither a ship nor a squadron of {side}")
+    if line.succession and line.who not in squadrons:
+        raise IllegalOrderError(f"{line.who}: only a squadron turns in succession")
+    if line.succession and not line.turn and line.who not in state.turn_points:
+        raise IllegalOrderError(f"{line.who}: no turn in succession to continue; give T±degrees")
+    moving = line.bases > 0 or line.ram is not None
+    for m in state.members(side, line.who):
+        if moving and m.fouled:
+            raise IllegalOrderError(
+                f"{m.name}: fouled by its nets, stopped as if crippled until cut free (DBA-NET-04)"
+            )
 
 
 def _tb2() -> ShipFactors:
@@ -314,27 +329,35 @@ def costs(state: DbaState, side: str, lines: Sequence[MoveLine], spell: int) -> 
 # -- fire checks ----------------------------------------------------------------------------
 def check_fire(state: DbaState, side: str, texts: Sequence[str]) -> list[FireOrder]:
     """Parse and check one side's fire orders (names, sides, at most two gun targets)."""
-    lines = [parse_fire_line(t) for t in texts if t.strip()]
+    lines: list[FireOrder] = []
     guns: dict[str, int] = {}
-    for line in lines:
-        if isinstance(line, RamChoice):
-            ship = state.ships.get(line.ship)
-            if ship is None or ship.side != side or ship.sunk:
-                raise IllegalOrderError(f"no ship {line.ship!r} of {side} afloat")
-            if not ship.ship.is_ram:
-                raise IllegalOrderError(
-                    f'{line.ship}: only a "ram" may add or deduct one when rammed (DBA-RAM-06)'
-                )
-            continue
-        for name in (line.shooter, line.target):
-            if name not in state.ships or state.ships[name].sunk:
-                raise IllegalOrderError(f"no ship {name!r} afloat in this game")
-        if state.ships[line.shooter].side != side:
-            raise IllegalOrderError(f"{line.shooter} is not a ship of {side}")
-        if state.ships[line.target].side == side:
-            raise IllegalOrderError(f"{line.shooter}: {line.target} is a friendly ship")
-        if not line.torpedo:
-            guns[line.shooter] = guns.get(line.shooter, 0) + 1
-            if guns[line.shooter] > 2:
-                raise IllegalOrderError(f"{line.shooter}: at most two gun targets a spell")
+    for text in (t for t in texts if t.strip()):
+        with _on_line(text):
+            line = parse_fire_line(text)
+            _check_fire_line(state, side, line, guns)
+            lines.append(line)
     return lines
+
+
+def _check_fire_line(state: DbaState, side: str, line: FireOrder, guns: dict[str, int]) -> None:
+    """One fire line: own shooter, enemy target, at most two gun targets a ship."""
+    if isinstance(line, RamChoice):
+        ship = state.ships.get(line.ship)
+        if ship is None or ship.side != side or ship.sunk:
+            raise IllegalOrderError(f"no ship {line.ship!r} of {side} afloat")
+        if not ship.ship.is_ram:
+            raise IllegalOrderError(
+                f'{line.ship}: only a "ram" may add or deduct one when rammed (DBA-RAM-06)'
+            )
+        return
+    for name in (line.shooter, line.target):
+        if name not in state.ships or state.ships[name].sunk:
+            raise IllegalOrderError(f"no ship {name!r} afloat in this game")
+    if state.ships[line.shooter].side != side:
+        raise IllegalOrderError(f"{line.shooter} is not a ship of {side}")
+    if state.ships[line.target].side == side:
+        raise IllegalOrderError(f"{line.shooter}: {line.target} is a friendly ship")
+    if not line.torpedo:
+        guns[line.shooter] = guns.get(line.shooter, 0) + 1
+        if guns[line.shooter] > 2:
+            raise IllegalOrderError(f"{line.shooter}: at most two gun targets a spell")
