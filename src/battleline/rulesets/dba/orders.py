@@ -282,34 +282,35 @@ def costs(state: DbaState, side: str, lines: Sequence[MoveLine], spell: int) -> 
     lock = TurnTogetherLock(dict(state.lock))
     number = state.spell_number(spell)
     for line in lines:
-        members = state.members(side, line.who)
-        squadron = members[0].squadron
-        if line.nets is not None:
-            cost = change_nets_cost(
-                [ShipStatus(m.ship, nets_lowered=m.nets_lowered) for m in members],
-                lower=line.nets,
-                options=options,
-            )
-        elif line.stop:
-            cost = 0
-        elif line.launch:
-            cost = LAUNCH_NIPS  # DBA-TBL-02
-        elif line.ram is not None:
-            cost = move_cost(members[0], line.bases, turns=1, options=options, core=core).nips
-        else:
-            turns = 1 if line.turn and not line.succession else 0
-            if line.succession:
-                cost = group_move_cost(members, line.bases, options=options, core=core).nips
-            elif len(members) > 1:
-                if turns:
-                    lock.check(squadron, number)
-                cost = group_move_cost(
-                    members, line.bases, turns=turns, options=options, core=core
-                ).nips
+        with _on_line(str(line)):
+            members = state.members(side, line.who)
+            squadron = members[0].squadron
+            if line.nets is not None:
+                cost = change_nets_cost(
+                    [ShipStatus(m.ship, nets_lowered=m.nets_lowered) for m in members],
+                    lower=line.nets,
+                    options=options,
+                )
+            elif line.stop:
+                cost = 0
+            elif line.launch:
+                cost = LAUNCH_NIPS  # DBA-TBL-02
+            elif line.ram is not None:
+                cost = move_cost(members[0], line.bases, turns=1, options=options, core=core).nips
             else:
-                cost = move_cost(
-                    members[0], line.bases, turns=turns, options=options, core=core
-                ).nips
+                turns = 1 if line.turn and not line.succession else 0
+                if line.succession:
+                    cost = group_move_cost(members, line.bases, options=options, core=core).nips
+                elif len(members) > 1:
+                    if turns:
+                        lock.check(squadron, number)
+                    cost = group_move_cost(
+                        members, line.bases, turns=turns, options=options, core=core
+                    ).nips
+                else:
+                    cost = move_cost(
+                        members[0], line.bases, turns=turns, options=options, core=core
+                    ).nips
         spent.setdefault(squadron, {})
         spent[squadron][line.who] = spent[squadron].get(line.who, 0) + cost
     for squadron, alloc in spent.items():
