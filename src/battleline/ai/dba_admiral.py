@@ -9,7 +9,9 @@ Doctrine, spell by spell:
   moving one base so it is never a stopped target (DBA-TF-10). Torpedo craft with torpedoes
   left run in to close range; once they have spent them they keep their distance. Crippled
   ships are given their NIP first (DBA-MOV-02). Turns are held to 60° so a squadron never
-  wheels into line abreast and locks itself (DBA-MOV-03).
+  wheels into line abreast and locks itself (DBA-MOV-03), and no move crosses another base
+  (which would be an involuntary ramming test, DBA-RAM-01): the admiral turns a little more or
+  less, or moves fewer bases, until the way is clear.
 * **Combat** (both spells): every ship that may fire engages the nearest enemy in range and
   arc, preferring one on the beam and one that fewer than two of its ships already fire at (a
   third costs each of them −1, DBA-TF-02), and a second enemy on the opposite beam when it has
@@ -28,14 +30,15 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+from shapely import LineString
 
-from battleline.engine.geometry import signed_angle
+from battleline.engine.geometry import Pose, norm360, signed_angle
 from battleline.errors import BattlelineError
 from battleline.rulesets.dba.combat import Arc, arc_of
 from battleline.rulesets.dba.factors import RangeBand, load_annex_a
 from battleline.rulesets.dba.movement import group_move_cost, move_cost
 from battleline.rulesets.dba.options import Options
-from battleline.rulesets.dba.table import band_of, bearing, distance_bases
+from battleline.rulesets.dba.table import band_of, base_metres, bearing, distance_bases, footprint
 from battleline.rulesets.dba.tables import load_core
 from battleline.rulesets.dba.view import DbaContact, DbaOwnShip, DbaSideView
 
@@ -64,46 +67,90 @@ class DbaAdmiral:
 
     # -- movement ---------------------------------------------------------------------------
     def movement(self, view: DbaSideView) -> list[str]:
-        """One group move per squadron (crippled ships first, on their own)."""
+        """One group move per squadron (crippled ships first, on their own), each steering
+        clear of every other base so that no move risks an involuntary ram (DBA-RAM-01)."""
         options = Options.parse(list(view.options))
         enemies = [c for c in view.contacts if not c.sunk]
         lines: list[str] = []
         if not enemies:
             return lines
+        where = {s.name: s.pose for s in view.own if not s.sunk}
+        where.update({c.name: c.pose for c in enemies})
         squadrons: dict[str, list[DbaOwnShip]] = {}
         for s in view.own:
             if not s.sunk:
                 squadrons.setdefault(s.squadron, []).append(s)
+
+        def order(who: str, group: list[DbaOwnShip], turn: float, nips: int, cap: int) -> int:
+            t, b = self._choose(group, turn, nips, options, cap, where)
+            if not b:
+                return 0
+            lines.append(self._line(who, t, b))
+            for m in group:
+                where[m.name] = Pose(m.pose.x, m.pose.y, norm360(m.pose.heading + t)).forward(
+                    b * base_metres()
+                )
+            return self._cost(group, t, b, options)
+
         for squadron, ships in squadrons.items():
             nips = view.nips.get(squadron, 0)
             cripples = [s for s in ships if s.crippled and not s.fouled]
             sound = [s for s in ships if not s.crippled and not s.fouled]
             for s in cripples:  # DBA-MOV-02: each crippled ship gets its NIP first
-                if nips < 1:
-                    break
-                turn, _ = self._steer(view, s, enemies)
-                bases = self._affordable([s], turn, 1, options)
-                if bases:
-                    lines.append(self._line(s.name, turn, bases))
-                    nips -= 1
+                if nips >= 1:
+                    nips -= order(s.name, [s], self._steer(view, s, enemies)[0], 1, 1)
             if not sound or nips < 1:
                 continue
             leader = sound[0]
             turn, want = self._steer(view, leader, enemies)
-            who = squadron if len(sound) == len(ships) and len(sound) > 1 else None
-            group = sound if who else [leader]
-            bases = self._affordable(group, turn, nips, options, cap=want)
-            if bases:
-                lines.append(self._line(who or leader.name, turn, bases))
-                if who is None:  # the others of a broken squadron follow one by one
-                    nips -= self._cost([leader], turn, bases, options)
-                    for s in sound[1:]:
-                        t, w = self._steer(view, s, enemies)
-                        b = self._affordable([s], t, nips, options, cap=w)
-                        if b:
-                            lines.append(self._line(s.name, t, b))
-                            nips -= self._cost([s], t, b, options)
+            if len(sound) == len(ships) > 1:
+                order(squadron, sound, turn, nips, want)
+                continue
+            for s in sound:  # a broken squadron: one by one
+                t, w = self._steer(view, s, enemies)
+                nips -= order(s.name, [s], t, nips, w)
         return lines
+
+    def _choose(
+        self,
+        group: Sequence[DbaOwnShip],
+        turn: float,
+        nips: int,
+        options: Options,
+        cap: int,
+        where: dict[str, Pose],
+    ) -> tuple[float, int]:
+        """The wanted turn, or the nearest one that is clear, with the most bases affordable."""
+        tried: list[float] = []
+        for delta in (0.0, 15.0, -15.0, 30.0, -30.0, 45.0, -45.0):
+            t = max(-MAX_TURN, min(MAX_TURN, turn + delta))
+            if t in tried:
+                continue
+            tried.append(t)
+            for b in range(self._affordable(group, t, nips, options, cap), 0, -1):
+                if self._clear(group, t, b, where):
+                    return t, b
+        return 0.0, 0
+
+    @staticmethod
+    def _clear(
+        group: Sequence[DbaOwnShip], turn: float, bases: int, where: dict[str, Pose]
+    ) -> bool:
+        """Does no ship of the group cross another base on this move?"""
+        base = base_metres()
+        names = {m.name for m in group}
+        for m in group:
+            start = Pose(m.pose.x, m.pose.y, norm360(m.pose.heading + turn))
+            end = start.forward(bases * base)
+            path = LineString([(start.x, start.y), (end.x, end.y)])
+            here = footprint(m.pose, base)
+            for name, pose in where.items():
+                if name in names:
+                    continue
+                there = footprint(pose, base)
+                if not there.intersects(here) and path.intersects(there):
+                    return False
+        return True
 
     @staticmethod
     def _line(who: str, turn: float, bases: int) -> str:

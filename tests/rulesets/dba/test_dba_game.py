@@ -20,6 +20,7 @@ from battleline.game import new_game, verify
 from battleline.rulesets import named_ruleset, ruleset_of_scenario
 from battleline.rulesets.dba.ruleset import RULESET
 from battleline.rulesets.dba.table import band_of
+from battleline.rulesets.dba.tables import load_core
 from battleline.testing import FixedDice
 
 runner = CliRunner()
@@ -328,3 +329,33 @@ def test_bad_orders_name_the_line_and_leave_the_state_alone() -> None:
     with pytest.raises(IllegalOrderError, match="order 'Yoshino: 1': Yoshino is not a ship of"):
         g.check("China", ["Yoshino: 1"])
     assert g.state.to_dict() == before and g.pending.waiting_for == ("China",)
+
+
+def test_DBA_RAM_01_a_move_across_another_base_tests_an_involuntary_ram(tmp_path: Path) -> None:
+    """Seed 004 (DBA-RAM-01): a ship whose move crosses another ship tests for involuntary
+    ramming. Majestic steams two bases north straight through her own Victoria's beam: a score of
+    6 is needed against a broadside when involuntary (DBA-RAM-07); D6 2 + 2 bases − 0 = 4 is no
+    ram, so she passes through and completes her move (DBA-RAM-10)."""
+    body = _ship("Majestic", "GB", 0, -1.5, 0.0) + _ship("Victoria", "GB", 0, 0.5, 90.0)
+    body += _ship("Hoche", "FR", 10, 10)
+    g = Game(RULESET, _scenario(tmp_path, body), 1)
+    g.state.nips["Majestic"] = 3
+    g.dice = FixedDice([2], log=g.events)  # type: ignore[assignment]
+    g.submit("GB", ["Majestic: 2"])
+    said = [e.text for e in g.events if e.kind is EventKind.COLLISION]
+    assert said[0] == "Majestic's move crosses Victoria: involuntary ramming test (DBA-RAM-01)"
+    assert "Majestic → Victoria (broadside, involuntary): score 4 (needs 6)" in said[1]
+    assert g.state.poses["Majestic"].y == pytest.approx(0.5 * load_core().base_metres)
+
+
+def test_admiral_steers_clear_of_other_bases(tmp_path: Path) -> None:
+    """The admiral never orders a move across another base (no involuntary ram, DBA-RAM-01)."""
+    body = _ship("Majestic", "GB", 0, -1.5, 0.0) + _ship("Victoria", "GB", 0, 0.5, 90.0)
+    body += _ship("Hoche", "FR", 0, 9, 180.0)
+    g = Game(RULESET, _scenario(tmp_path, body), 1)
+    g.state.nips.update({"Majestic": 3, "Victoria": 3})
+    view = g.view("GB")
+    lines = DbaAdmiral("GB", 0).orders(view, view.phase)
+    g.submit("GB", lines)
+    assert not [e for e in g.events if e.kind is EventKind.COLLISION]
+    assert any(ln.startswith("Majestic: ") for ln in lines)  # she still moves

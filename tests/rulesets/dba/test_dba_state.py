@@ -21,7 +21,7 @@ def test_state_is_typed_not_extra_json() -> None:
     assert isinstance(state, DbaState)
     assert not hasattr(state, "extra")
     assert all(isinstance(s, ShipStatus) for s in state.ships.values())
-    assert state.options.windy_corners and state.doctrine == {"China": "normal", "Japan": "normal"}
+    assert state.options.windy_corners and state.doctrine == {"China": "normal", "Japan": "long"}
     dumped = state.to_dict()
     assert dumped["ships"]["Ting Yuen"]["ship"] == "Ting Yuen"  # by Annex A name, not factors
     assert dumped["ruleset"] == "dba" and dumped["sides"] == ["China", "Japan"]

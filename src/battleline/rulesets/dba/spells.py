@@ -100,10 +100,11 @@ def resolve_moves(spell: int) -> Resolver:
                 lock.turned_together(
                     members[0].squadron, number, into_line_abreast=abs(line.turn) == 90
                 )
+            starts: dict[str, Pose] = {}
             for m in members:
                 start = state.poses[m.name]
-                pose = Pose(start.x, start.y, norm360(start.heading + line.turn))
-                pose = pose.forward(line.bases * base)
+                starts[m.name] = Pose(start.x, start.y, norm360(start.heading + line.turn))
+                pose = starts[m.name].forward(line.bases * base)
                 state.poses[m.name] = pose
                 m.moved_this_spell += line.bases
                 paths[m.name] = [(start.x, start.y), (pose.x, pose.y)]
@@ -111,6 +112,8 @@ def resolve_moves(spell: int) -> Resolver:
             events.emit(
                 EventKind.MOVE, f"{line.who}:{turn} moves {line.bases} base(s)", public=True
             )
+            names = [m.name for m in members]
+            halted |= _collisions(state, line, names, starts, paths, dice, events)
         for m in state.ships.values():
             if m.side == side and not m.sunk:
                 m.moved_last_spell = m.moved_this_spell
@@ -179,12 +182,11 @@ def _ram_move(
     (by default it deducts one), decided after the rammer's (DBA-RAM-06)."""
     assert line.ram is not None
     base = base_metres()
-    rammer, target = state.ships[line.who], state.ships[line.ram]
     start, tpose = state.poses[line.who], state.poses[line.ram]
     heading = bearing(start, tpose)
     full = Pose(start.x, start.y, heading).forward(line.bases * base)
+    state.ships[line.who].moved_this_spell += line.bases
     hit = LineString([(start.x, start.y), (full.x, full.y)]).intersection(footprint(tpose, base))
-    rammer.moved_this_spell += line.bases
     if hit.is_empty:
         state.poses[line.who] = full
         paths[line.who] = [(start.x, start.y), (full.x, full.y)]
@@ -196,23 +198,59 @@ def _ram_move(
         )
         return False
     contact = Point(start.x, start.y).distance(hit)
+    return _contact(
+        state,
+        line.who,
+        line.ram,
+        start,
+        full,
+        contact,
+        line.bases,
+        RamKind.VOLUNTARY,
+        line.ram_adjust,
+        paths,
+        dice,
+        events,
+    )
+
+
+def _contact(
+    state: DbaState,
+    mover: str,
+    other: str,
+    start: Pose,
+    full: Pose,
+    contact: float,
+    declared: int,
+    kind: RamKind,
+    adjust: int | None,
+    paths: Paths,
+    dice: SeededDice,
+    events: EventLog,
+) -> bool:
+    """Test a ram or collision at ``contact`` metres along the mover's path and place the mover
+    (DBA-RAM-05..17). True if the mover stopped."""
+    base = base_metres()
+    tpose = state.poses[other]
+    target = state.ships[other]
     used = max(1, math.ceil(contact / base - 1e-9))
     seen = arc_of(tpose.bearing_to(start.x, start.y))
     edge = Edge.BROADSIDE if seen.broadside else Edge.BOW if seen is Arc.BOW else Edge.STERN
     out = resolve_ram(
-        rammer,
+        state.ships[mover],
         target,
         dice,
-        kind=RamKind.VOLUNTARY,
+        kind=kind,
         edge=edge,
-        declared_bases=line.bases,
+        declared_bases=declared,
         target_speed=0 if target.stopped else target.moved_last_spell,
-        bases_left=line.bases - used + 1,
-        rammer_adjust=line.ram_adjust,
-        target_adjust=state.ram_choice.get(target.name),
+        bases_left=declared - used + 1,
+        rammer_adjust=adjust,
+        target_adjust=state.ram_choice.get(other),
         options=state.options,
         log=events,
     )
+    heading = full.heading
     if out.placement is Placement.PASSES_THROUGH and not out.counter_ram:
         end = full
     elif out.placement is Placement.BROADSIDE_TO_BROADSIDE:
@@ -223,10 +261,70 @@ def _ram_move(
         end = Pose(start.x, start.y, heading).forward(max(contact - base / 2, 0.0))
     else:
         end = Pose(start.x, start.y, heading).forward(contact)
-    state.poses[line.who] = end
-    paths[line.who] = [(start.x, start.y), (end.x, end.y)]
-    events.emit(EventKind.MOVE, f"{line.who}: {out.placement.value}", ship=line.who, public=True)
+    state.poses[mover] = end
+    paths[mover] = [(start.x, start.y), (end.x, end.y)]
+    events.emit(EventKind.MOVE, f"{mover}: {out.placement.value}", ship=mover, public=True)
     return out.rammer_stopped
+
+
+def _collisions(
+    state: DbaState,
+    line: MoveLine,
+    moved: Sequence[str],
+    starts: dict[str, Pose],
+    paths: Paths,
+    dice: SeededDice,
+    events: EventLog,
+) -> set[str]:
+    """DBA-RAM-01: a ship whose ordinary move crosses another ship's base (not one moving with
+    it in the same order, nor one it started on or against) tests for an involuntary ram. The
+    ships that stopped."""
+    if not state.options.ramming:
+        return set()
+    base = base_metres()
+    stopped: set[str] = set()
+    for name in moved:
+        start, end = starts[name], state.poses[name]
+        if start == end:
+            continue
+        path = LineString([(start.x, start.y), (end.x, end.y)])
+        here = footprint(start, base)
+        first: tuple[float, str] | None = None
+        for other, s in state.ships.items():
+            if other in moved or s.sunk:
+                continue
+            there = footprint(state.poses[other], base)
+            if there.intersects(here):
+                continue  # touching from the start (base-mates, ships alongside)
+            hit = path.intersection(there)
+            if not hit.is_empty:
+                d = Point(start.x, start.y).distance(hit)
+                if first is None or d < first[0]:
+                    first = (d, other)
+        if first is None:
+            continue
+        events.emit(
+            EventKind.COLLISION,
+            f"{name}'s move crosses {first[1]}: involuntary ramming test (DBA-RAM-01)",
+            ship=name,
+            public=True,
+        )
+        if _contact(
+            state,
+            name,
+            first[1],
+            start,
+            end,
+            first[0],
+            line.bases,
+            RamKind.INVOLUNTARY,
+            0,
+            paths,
+            dice,
+            events,
+        ):
+            stopped.add(name)
+    return stopped
 
 
 def _succession(
