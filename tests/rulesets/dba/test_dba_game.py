@@ -359,3 +359,53 @@ def test_admiral_steers_clear_of_other_bases(tmp_path: Path) -> None:
     g.submit("GB", lines)
     assert not [e for e in g.events if e.kind is EventKind.COLLISION]
     assert any(ln.startswith("Majestic: ") for ln in lines)  # she still moves
+
+
+def _two_movers(tmp_path: Path, abreast: bool) -> Game:
+    """Two Majestics of one squadron heading north, Hoche across their path (broadside-on to a
+    line abreast, stern-on to a line ahead)."""
+    b = (0.6, 0.0) if abreast else (0.0, -1.05)
+    hoche = _ship("Hoche", "FR", 0.2, 1.6, 90.0) if abreast else _ship("Hoche", "FR", 0.2, 1.3)
+    body = (
+        '[[ship]]\nannex = "Majestic"\nname = "A"\nside = "GB"\nsquadron = "GB"\n'
+        "x = 0\ny = 0\nheading = 0\n"
+        '[[ship]]\nannex = "Majestic"\nname = "B"\nside = "GB"\nsquadron = "GB"\n'
+        f"x = {b[0]}\ny = {b[1]}\nheading = 0\n" + hoche
+    )
+    g = Game(RULESET, _scenario(tmp_path, body, name=f"two-{abreast}"), 1)
+    g.state.nips["GB"] = 2
+    return g
+
+
+def _crossings(g: Game) -> list[str]:
+    return [e.text for e in g.events if "involuntary ramming test" in e.text]
+
+
+def test_DBA_RAM_04_after_an_effective_ram_the_other_movers_pass_through(tmp_path: Path) -> None:
+    """Seed 004 (DBA-RAM-04): "If that ship makes an effective ram ignore all other moving ships
+    who pass through the target." A, closest at the start, rolls 4 + 2 − 0 = 6: effective."""
+    g = _two_movers(tmp_path, abreast=True)
+    g.dice = FixedDice([4], log=g.events)  # type: ignore[assignment]
+    g.submit("GB", ["GB: 2"])
+    assert _crossings(g) == ["A's move crosses Hoche: involuntary ramming test (DBA-RAM-01)"]
+    assert any("score 6 (needs 6) → effective ram" in e.text for e in g.events)
+
+
+@pytest.mark.parametrize("abreast", [True, False])
+def test_DBA_RAM_04_after_a_counter_ram(tmp_path: Path, abreast: bool) -> None:
+    """Seed 004 (DBA-RAM-04): "If the target rams one of the moving ships other moving ships are
+    ignored if they are in line abreast. If the movers are in line astern the other ships still
+    have a chance to ram the target, which may now count as stationary." Hoche ran 3 bases last
+    spell: A scores 1 + 2 − 3 = 0, and Hoche rams her; B (astern) then scores 3 + 2 − 0 = 5."""
+    g = _two_movers(tmp_path, abreast)
+    g.state.ships["Hoche"].moved_last_spell = 3
+    g.dice = FixedDice([1, 3], log=g.events)  # type: ignore[assignment]
+    g.submit("GB", ["GB: 2"])
+    said = _crossings(g)
+    assert said[0].startswith("A's move crosses Hoche")
+    assert any("score 0 (needs" in e.text and "target rams the rammer" in e.text for e in g.events)
+    if abreast:
+        assert len(said) == 1
+    else:
+        assert said[1].startswith("B's move crosses Hoche")
+        assert any("B → Hoche (stern, involuntary): score 5" in e.text for e in g.events)

@@ -21,7 +21,7 @@ from battleline.rulesets.dba.damage_control import damage_control_step
 from battleline.rulesets.dba.factors import ShipType, load_annex_a
 from battleline.rulesets.dba.movement import TurnTogetherLock, roll_nips
 from battleline.rulesets.dba.orders import MoveLine
-from battleline.rulesets.dba.ramming import Edge, Placement, RamKind, resolve_ram
+from battleline.rulesets.dba.ramming import Edge, Placement, RamKind, RamOutcome, resolve_ram
 from battleline.rulesets.dba.state import DbaState
 from battleline.rulesets.dba.status import ShipStatus
 from battleline.rulesets.dba.table import base_metres, bearing, footprint
@@ -211,7 +211,7 @@ def _ram_move(
         paths,
         dice,
         events,
-    )
+    ).rammer_stopped
 
 
 def _contact(
@@ -227,9 +227,10 @@ def _contact(
     paths: Paths,
     dice: SeededDice,
     events: EventLog,
-) -> bool:
+    target_speed: int | None = None,
+) -> RamOutcome:
     """Test a ram or collision at ``contact`` metres along the mover's path and place the mover
-    (DBA-RAM-05..17). True if the mover stopped."""
+    (DBA-RAM-05..17)."""
     base = base_metres()
     tpose = state.poses[other]
     target = state.ships[other]
@@ -243,7 +244,9 @@ def _contact(
         kind=kind,
         edge=edge,
         declared_bases=declared,
-        target_speed=0 if target.stopped else target.moved_last_spell,
+        target_speed=(0 if target.stopped else target.moved_last_spell)
+        if target_speed is None
+        else target_speed,
         bases_left=declared - used + 1,
         rammer_adjust=adjust,
         target_adjust=state.ram_choice.get(other),
@@ -264,7 +267,7 @@ def _contact(
     state.poses[mover] = end
     paths[mover] = [(start.x, start.y), (end.x, end.y)]
     events.emit(EventKind.MOVE, f"{mover}: {out.placement.value}", ship=mover, public=True)
-    return out.rammer_stopped
+    return out
 
 
 def _collisions(
@@ -277,12 +280,16 @@ def _collisions(
     events: EventLog,
 ) -> set[str]:
     """DBA-RAM-01: a ship whose ordinary move crosses another ship's base (not one moving with
-    it in the same order, nor one it started on or against) tests for an involuntary ram. The
-    ships that stopped."""
+    it in the same order, nor one it started on or against) tests for an involuntary ram.
+
+    DBA-RAM-04: several movers of one order meeting the same ship test closest first (by the
+    distance at the start of the move); after an effective ram the others pass through; after the
+    target rams one of them, the others are ignored in line abreast, while in line ahead they
+    still test and the target counts as stationary. Returns the ships that stopped."""
     if not state.options.ramming:
         return set()
     base = base_metres()
-    stopped: set[str] = set()
+    meets: dict[str, list[tuple[float, float, str]]] = {}
     for name in moved:
         start, end = starts[name], state.poses[name]
         if start == end:
@@ -301,30 +308,56 @@ def _collisions(
                 d = Point(start.x, start.y).distance(hit)
                 if first is None or d < first[0]:
                     first = (d, other)
-        if first is None:
-            continue
-        events.emit(
-            EventKind.COLLISION,
-            f"{name}'s move crosses {first[1]}: involuntary ramming test (DBA-RAM-01)",
-            ship=name,
-            public=True,
-        )
-        if _contact(
-            state,
-            name,
-            first[1],
-            start,
-            end,
-            first[0],
-            line.bases,
-            RamKind.INVOLUNTARY,
-            0,
-            paths,
-            dice,
-            events,
-        ):
-            stopped.add(name)
+        if first is not None:
+            away = start.distance_to(state.poses[first[1]])
+            meets.setdefault(first[1], []).append((away, first[0], name))
+    stopped: set[str] = set()
+    abreast = _line_abreast([starts[n] for n in moved])
+    for target, movers in meets.items():
+        speed: int | None = None
+        for _away, contact, name in sorted(movers):
+            if state.ships[target].sunk:
+                break
+            events.emit(
+                EventKind.COLLISION,
+                f"{name}'s move crosses {target}: involuntary ramming test (DBA-RAM-01)",
+                ship=name,
+                public=True,
+            )
+            out = _contact(
+                state,
+                name,
+                target,
+                starts[name],
+                state.poses[name],
+                contact,
+                line.bases,
+                RamKind.INVOLUNTARY,
+                0,
+                paths,
+                dice,
+                events,
+                target_speed=speed,
+            )
+            if out.rammer_stopped:
+                stopped.add(name)
+            if out.effective or (out.counter_ram and abreast):
+                break  # DBA-RAM-04: the rest pass through
+            if out.counter_ram:
+                speed = 0  # line ahead: the target now counts as stationary
     return stopped
+
+
+def _line_abreast(poses: Sequence[Pose]) -> bool:
+    """Are these ships side by side (rather than one astern of another) on their heading?"""
+    if len(poses) < 2:
+        return False
+    a, b = poses[0], poses[1]
+    dx, dy = b.x - a.x, b.y - a.y
+    r = math.radians(a.heading)
+    along = abs(dx * math.sin(r) + dy * math.cos(r))
+    across = abs(dx * math.cos(r) - dy * math.sin(r))
+    return across > along
 
 
 def _succession(
