@@ -409,3 +409,12 @@ def test_DBA_RAM_04_after_a_counter_ram(tmp_path: Path, abreast: bool) -> None:
     else:
         assert said[1].startswith("B's move crosses Hoche")
         assert any("B → Hoche (stern, involuntary): score 5" in e.text for e in g.events)
+
+
+def test_cli_lists_and_draws_the_dba_scenarios(tmp_path: Path) -> None:
+    r = runner.invoke(app, ["scenarios"])
+    assert r.exit_code == 0 and "dba-tutorial" in r.output and "(dba)" in r.output
+    out = tmp_path / "t.svg"
+    r = runner.invoke(app, ["draw", "dba-tutorial", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert out.read_text().count("<polygon") == 6  # the six bases of the tutorial
