@@ -11,7 +11,9 @@ Doctrine, spell by spell:
   ships are given their NIP first (DBA-MOV-02). Turns are held to 60° so a squadron never
   wheels into line abreast and locks itself (DBA-MOV-03), and no move crosses another base
   (which would be an involuntary ramming test, DBA-RAM-01): the admiral turns a little more or
-  less, or moves fewer bases, until the way is clear.
+  less, or moves fewer bases, until the way is clear. With the ``nets`` option a netted
+  squadron lowers its nets while an enemy torpedo craft is within torpedo range, and raises them
+  again when none is (DBA-NET-01..03).
 * **Combat** (both spells): every ship that may fire engages the nearest enemy in range and
   arc, preferring one on the beam and one that fewer than two of its ships already fire at (a
   third costs each of them −1, DBA-TF-02), and a second enemy on the opposite beam when it has
@@ -103,13 +105,41 @@ class DbaAdmiral:
                 continue
             leader = sound[0]
             turn, want = self._steer(view, leader, enemies)
-            if len(sound) == len(ships) > 1:
-                order(squadron, sound, turn, nips, want)
+            if len(sound) == len(ships):
+                who = squadron if len(sound) > 1 else leader.name
+                nets = self._nets(sound, enemies, options)
+                if nets is not None and nips >= 1:  # DBA-NET-01: 1 NIP, a group move
+                    lines.append(f"{who}: nets {'down' if nets else 'up'}")
+                    nips -= 1
+                    want = min(want, 1) if nets else want  # DBA-NET-02
+                if nips >= 1:
+                    order(who, sound, turn, nips, want)
                 continue
             for s in sound:  # a broken squadron: one by one
                 t, w = self._steer(view, s, enemies)
                 nips -= order(s.name, [s], t, nips, w)
         return lines
+
+    @staticmethod
+    def _nets(
+        group: Sequence[DbaOwnShip], enemies: Sequence[DbaContact], options: Options
+    ) -> bool | None:
+        """Lower the nets (True) when an enemy torpedo craft is within torpedo range, raise them
+        (False) when none is; ``None`` to leave them (DBA-NET-01..03)."""
+        if not options.nets or not all(m.status.ship.nets for m in group):
+            return None
+        reach = load_core().range_bands[RangeBand.NORMAL]
+        threat = any(
+            c.type in _TORPEDO_CRAFT and not c.crippled and distance_bases(m.pose, c.pose) <= reach
+            for c in enemies
+            for m in group
+        )
+        lowered = any(m.nets_lowered for m in group)
+        if threat and not lowered:
+            return True
+        if lowered and not threat:
+            return False
+        return None
 
     def _choose(
         self,

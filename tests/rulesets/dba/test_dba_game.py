@@ -418,3 +418,23 @@ def test_cli_lists_and_draws_the_dba_scenarios(tmp_path: Path) -> None:
     r = runner.invoke(app, ["draw", "dba-tutorial", "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert out.read_text().count("<polygon") == 6  # the six bases of the tutorial
+
+
+def test_admiral_lowers_nets_against_torpedo_craft_and_raises_them_after(tmp_path: Path) -> None:
+    """DBA-NET-01..03: torpedoes at a ship with nets lowered are at −1; lowering costs 1 NIP
+    and holds the ship to one base, so the admiral lowers them only with a TBD/TB in reach."""
+    body = _ship("Majestic", "GB", 0) + _ship("Havock", "FR", 3, 0, 270.0)
+    g = Game(RULESET, _scenario(tmp_path, body, '["nets"]'), 1)
+    g.state.nips["Majestic"] = 3
+    view = g.view("GB")
+    lines = DbaAdmiral("GB", 0).orders(view, view.phase)
+    assert lines[0] == "Majestic: nets down"
+    assert all(not ln.endswith((" 2", " 3")) for ln in lines[1:])  # one base at most
+    g.submit("GB", lines)
+    assert g.state.ships["Majestic"].nets_lowered
+    calm = _ship("Majestic", "GB", 0) + _ship("Hoche", "FR", 6, 0, 270.0)
+    g = Game(RULESET, _scenario(tmp_path, calm, '["nets"]', name="calm"), 1)
+    g.state.ships["Majestic"].nets_lowered = True
+    g.state.nips["Majestic"] = 3
+    view = g.view("GB")
+    assert DbaAdmiral("GB", 0).orders(view, view.phase)[0] == "Majestic: nets up"
