@@ -438,3 +438,16 @@ def test_admiral_lowers_nets_against_torpedo_craft_and_raises_them_after(tmp_pat
     g.state.nips["Majestic"] = 3
     view = g.view("GB")
     assert DbaAdmiral("GB", 0).orders(view, view.phase)[0] == "Majestic: nets up"
+
+
+def test_DBA_NET_02_nets_lowered_earlier_in_the_orders_hold_the_move_to_one_base(
+    tmp_path: Path,
+) -> None:
+    """Seed 004: "Ships with nets lowered may only move one base." Orders are carried out in
+    the order written, so a move after "nets down" is checked with the nets lowered."""
+    body = _ship("Majestic", "GB", 0) + _ship("Hoche", "FR", 8)
+    g = Game(RULESET, _scenario(tmp_path, body, '["nets"]'), 1)
+    g.state.nips["Majestic"] = 4
+    with pytest.raises(IllegalOrderError, match=r"order 'Majestic: 2'.*DBA-NET-02"):
+        g.check("GB", ["Majestic: nets down", "Majestic: 2"])
+    g.check("GB", ["Majestic: 2", "Majestic: nets down"])  # moved first, then lowered

@@ -281,9 +281,14 @@ def costs(state: DbaState, side: str, lines: Sequence[MoveLine], spell: int) -> 
     spent: dict[str, dict[str, int]] = {}
     lock = TurnTogetherLock(dict(state.lock))
     number = state.spell_number(spell)
+    nets_now = {n: s.nets_lowered for n, s in state.ships.items()}
     for line in lines:
         with _on_line(str(line)):
-            members = state.members(side, line.who)
+            members = []
+            for m in state.members(side, line.who):  # nets as the earlier lines left them
+                probe = m.copy()
+                probe.nets_lowered = nets_now[m.name]
+                members.append(probe)
             squadron = members[0].squadron
             if line.nets is not None:
                 cost = change_nets_cost(
@@ -291,6 +296,7 @@ def costs(state: DbaState, side: str, lines: Sequence[MoveLine], spell: int) -> 
                     lower=line.nets,
                     options=options,
                 )
+                nets_now.update(dict.fromkeys((m.name for m in members), line.nets))
             elif line.stop:
                 cost = 0
             elif line.launch:
