@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from battleline.engine.dice import SeededDice
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import IllegalOrderError
-from battleline.rulesets.dba.combat import Arc, Attack, Conditions, gun_attacks
+from battleline.rulesets.dba.combat import Arc, Attack, gun_attacks
 from battleline.rulesets.dba.factors import RangeBand
 from battleline.rulesets.dba.orders import FireLine, FireOrder, RamChoice
 from battleline.rulesets.dba.outcomes import CombatRound, fall_out_of_line
@@ -82,11 +82,6 @@ def resolve_combat(spell: int) -> Resolver:
                 s.blast_ban -= 1
 
     return resolve
-
-
-def conditions_of(state: DbaState) -> Conditions:
-    """The scenario's light and sea (DBA-TF-05/06); searchlights are not modelled."""
-    return state.conditions
 
 
 def _torpedoes(

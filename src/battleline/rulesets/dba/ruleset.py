@@ -286,8 +286,3 @@ RULESET = Ruleset()
 def ships_of(state: DbaState) -> dict[str, ShipStatus]:
     """The ships of a DBA game state (for tests and tools)."""
     return state.ships
-
-
-def crippled_or_sunk(state: DbaState) -> dict[str, Outcome]:
-    """Each ship's condition as a combat result (none, damaged, crippled, sunk)."""
-    return {n: condition(s) for n, s in state.ships.items()}
