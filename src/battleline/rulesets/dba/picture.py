@@ -37,6 +37,16 @@ def draw_svg(state: DbaState) -> str:
         f'<text x="{_MARGIN}" y="24" font-size="16">{escape(state.title or state.scenario)}'
         f" (turn {state.turn})</text>",
     ]
+    for i, side in enumerate(state.sides):  # the legend: each side in its colour
+        out.append(
+            f'<text x="{_MARGIN + i * 160}" y="46" font-size="13" fill="{_COLOURS[i % 2]}">'
+            f"■ {escape(side)}</text>"
+        )
+    if state.result is not None:
+        out.append(
+            f'<text x="{_MARGIN}" y="{_SIZE - 12}" font-size="13">'
+            f"{escape(state.result.line())}</text>"
+        )
     for name, s in state.ships.items():
         colour = _COLOURS[state.sides.index(s.side) % 2]
         start = state.tracks.get(name, [])
