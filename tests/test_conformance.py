@@ -17,7 +17,7 @@ TUTORIALS: dict[str, tuple[str, tuple[str, ...]]] = {
     "bf1900": ("cruiser-duel", ("Red cruiser: SPD16",)),
     "bf1900-1d12": ("cruiser-duel-1d12", ("Red cruiser: SPD16",)),
     "tgd": ("tgd-duel", ()),
-    "dba": ("dba-duel", ()),
+    "dba": ("dba-tutorial", ()),
 }
 
 
