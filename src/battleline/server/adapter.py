@@ -26,6 +26,8 @@ from battleline.engine import (
     view,
 )
 
+__all__ = ["Game", "SideView"]  # the engine types the server names, re-exported from here
+
 
 def start(scenario: str, seed: int) -> Game:
     """A new game of a built-in id or a server-owned scenario file."""
