@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import Seat, claim, start
+from server_helpers import Seat, start
 
 from battleline.engine import GameRecord, new_game, submit, verify
 from battleline.server.app import create_app
