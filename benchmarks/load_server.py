@@ -73,7 +73,7 @@ def start_server(db: str, folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     }
     command = [sys.executable, "-m", "uvicorn", "--factory", "battleline.server.app:app_from_env"]
     command += ["--host", "127.0.0.1", "--port", str(port), "--no-access-log"]
-    proc = subprocess.Popen(command + ["--log-level", "warning"], env=env)
+    proc = subprocess.Popen([*command, "--log-level", "warning"], env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
