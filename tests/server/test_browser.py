@@ -140,4 +140,4 @@ def test_waiting_for_the_other_side_then_polling(server: str, page: Any) -> None
     other = page.context.new_page()
     other.goto(f"{server}/#game={game}&invite={blue_invite}")
     expect(other.locator("#message")).to_contain_text("claimed already")
-    expect(other.locator("#game")).to_be_hidden()
+    expect(other.locator("#side")).to_have_text("")  # no seat opened
