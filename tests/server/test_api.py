@@ -289,3 +289,27 @@ def test_the_schema_compiles_for_postgresql() -> None:
     ]
     ddl = "\n".join(str(CreateTable(t).compile(dialect=postgresql.dialect())) for t in tables)
     assert "seed BIGINT" in ddl and "FOREIGN KEY(game_id) REFERENCES games (id)" in ddl
+
+
+def test_web_new_stores_a_scenario_file_with_its_game(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The admin's file is read once by the CLI; the game then needs neither it nor its copy."""
+    from typer.testing import CliRunner
+
+    from battleline.cli import app
+
+    source = Path(__file__).parents[2] / "src/battleline/rulesets/bf1900/data/scenarios"
+    mine = tmp_path / "mine.toml"
+    mine.write_text((source / "01-cruiser-duel.toml").read_text(encoding="utf-8"))
+    monkeypatch.setenv("BATTLELINE_SCENARIO_DIR", str(tmp_path / "copies"))
+    out = CliRunner().invoke(app, ["web-new", str(mine), "--db", db, "--ai", "Red"])
+    assert out.exit_code == 0, out.output
+    game = out.output.split()[1].rstrip(":")
+    mine.unlink()
+    store = GameStore(db, tmp_path / "elsewhere")
+    assert store.get(game).ref.startswith("upload-")
+    assert list((tmp_path / "elsewhere").glob("upload-*.toml"))  # written again from the db
+    store.close()
+    bad = CliRunner().invoke(app, ["web-new", str(mine), "--db", db])
+    assert bad.exit_code != 0 and "cannot read" in str(bad.exception)
