@@ -269,3 +269,21 @@ def test_rate_limit_answers_429_with_retry_after(db: str) -> None:
         assert c.post("/api/games", json={"scenario": "cruiser-duel"}).status_code == 201
         r = c.post("/api/games", json={"scenario": "cruiser-duel"})
         assert r.status_code == 429 and "new games" in r.json()["detail"]
+
+
+def test_a_tampered_scenario_copy_is_written_again(client: TestClient, scenario_dir: Path) -> None:
+    """The server's copy of an upload is named by its digest; other bytes under it are replaced."""
+    from battleline.server.scenarios import _verified, materialize
+
+    made, _seats = start(client, scenario=None, scenario_text=UPLOADED)
+    digest = made["scenario"].removeprefix("upload-")
+    copy = scenario_dir / f"upload-{digest}.toml"
+    copy.write_text(UPLOADED.replace("Yoshino", "Kasagi"))
+    _verified.discard(copy)
+    assert materialize(scenario_dir, digest, UPLOADED) == copy
+    assert copy.read_text(encoding="utf-8") == UPLOADED
+    scenario_dir.chmod(0o777)
+    _verified.discard(copy)
+    with pytest.raises(ValueError, match="writable by no one else"):
+        materialize(scenario_dir, digest, UPLOADED)
+    scenario_dir.chmod(0o700)

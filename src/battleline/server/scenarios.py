@@ -133,15 +133,36 @@ def default_folder() -> Path:
     return Path(tempfile.gettempdir()) / f"battleline-scenarios-{os.getuid()}"
 
 
-def materialize(folder: Path, digest: str, text: str) -> Path:
-    """The server-owned file holding ``text``, (re)written atomically if missing.
+_verified: set[Path] = set()  # files this process has checked hold the text their name says
 
-    The file name is the text's digest, so a file found under that name already holds the text.
+
+def _own_folder(folder: Path) -> None:
+    """Make the folder if needed; refuse one another user could write into."""
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    st = folder.stat()
+    if st.st_uid != os.getuid() or st.st_mode & 0o022:
+        raise ScenarioInputError(
+            f"{folder}: the scenario folder must belong to this user and be writable by no one "
+            "else; set BATTLELINE_SCENARIO_DIR to a private folder"
+        )
+
+
+def materialize(folder: Path, digest: str, text: str) -> Path:
+    """The server-owned file holding ``text``, (re)written atomically if missing or changed.
+
+    The file name is the text's digest; a file found under that name is checked against it
+    once per process, and written again if it does not match.
     """
     path = folder / f"{UPLOAD_PREFIX}{digest}.toml"
-    if path.is_file():
+    if path in _verified and path.is_file():
         return path
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    _own_folder(folder)
+    try:
+        if hashlib.sha256(path.read_bytes()).hexdigest() == digest:
+            _verified.add(path)
+            return path
+    except OSError:
+        pass  # missing: write it
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".writing-", suffix=".toml")
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -152,4 +173,5 @@ def materialize(folder: Path, digest: str, text: str) -> Path:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    _verified.add(path)
     return path

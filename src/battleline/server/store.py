@@ -50,7 +50,13 @@ from sqlalchemy.pool import StaticPool
 
 from battleline.errors import BattlelineError, UnknownNameError
 from battleline.server import adapter
-from battleline.server.scenarios import UPLOAD_PREFIX, builtin_names, default_folder, materialize
+from battleline.server.scenarios import (
+    UPLOAD_PREFIX,
+    ScenarioInputError,
+    builtin_names,
+    default_folder,
+    materialize,
+)
 
 DEFAULT_DB = "sqlite:///battleline.sqlite3"
 UMPIRE = "umpire"  # the role of the umpire's token; every other role is a side name
@@ -271,7 +277,10 @@ class GameStore:
                 )
             if text is None:
                 raise StoreError(f"scenario {ref!r}: its text is missing from the database")
-        return str(materialize(self.folder, sha, text))
+        try:
+            return str(materialize(self.folder, sha, text))
+        except (ScenarioInputError, OSError) as exc:
+            raise StoreError(f"scenario {ref!r}: cannot write the server's copy: {exc}") from None
 
     # -- making a game ------------------------------------------------------------------------
 
