@@ -287,3 +287,47 @@ def test_a_tampered_scenario_copy_is_written_again(client: TestClient, scenario_
     with pytest.raises(ValueError, match="writable by no one else"):
         materialize(scenario_dir, digest, UPLOADED)
     scenario_dir.chmod(0o700)
+
+
+def test_a_failed_save_is_answered_503_and_nothing_is_kept(client: TestClient) -> None:
+    """The orders were sealed in memory but not committed: no 200, and the copy is dropped."""
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    _made, seats = start(client)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    real = store._write
+
+    def locked(_work: Any) -> None:
+        raise OperationalError("UPDATE games", {}, sqlite3.OperationalError("database is locked"))
+
+    store._write = locked
+    r = seats["Blue"].order(1, "command", "Blue cruiser: SPD15")
+    assert r.status_code == 503 and "nothing was saved" in r.json()["detail"]
+    assert r.headers["retry-after"] == "1"
+    store._write = real
+    assert seats["Blue"].view()["my_orders"] is None
+    assert seats["Blue"].order(1, "command", "Blue cruiser: SPD15").status_code == 200
+    assert seats["Blue"].view()["my_orders"] == ["Blue cruiser: SPD15"]
+
+
+def test_a_game_stored_with_a_path_is_refused_without_opening_it(
+    client: TestClient, opened: list[str]
+) -> None:
+    """A game an older version made from a file path answers 410; the path is never opened."""
+    from sqlalchemy import update
+
+    from battleline.server.store import GameRow
+
+    made, seats = start(client)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    with store.engine.begin() as conn:
+        conn.execute(
+            update(GameRow).where(GameRow.id == made["game_id"]).values(scenario="/etc/passwd")
+        )
+    store.forget(made["game_id"])
+    r = seats["Blue"].get("view")
+    assert r.status_code == 410 and "older version" in r.json()["detail"]
+    assert client.get(f"/api/games/{made['game_id']}").status_code == 410
+    assert [p for p in opened if "passwd" in p] == []
