@@ -331,3 +331,42 @@ def test_a_game_stored_with_a_path_is_refused_without_opening_it(
     assert r.status_code == 410 and "older version" in r.json()["detail"]
     assert client.get(f"/api/games/{made['game_id']}").status_code == 410
     assert [p for p in opened if "passwd" in p] == []
+
+
+def test_no_body_on_any_route_gets_a_5xx(sqlite_db: str, scenario_dir: Path) -> None:
+    """Hypothesis: arbitrary bytes, JSON values and credentials give a 4xx or a 2xx, never 5xx."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    json_values = st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=40),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner),
+        max_leaves=12,
+    )
+    order_like = st.fixed_dictionaries(
+        {"turn": st.integers(-5, 20), "phase": st.text(max_size=12), "lines": st.lists(st.text())}
+    )
+    with TestClient(
+        create_app(sqlite_db, limits=Limits.unlimited_rate(), scenario_dir=scenario_dir)
+    ) as c:
+        made, seats = start(c, seed=None)  # type: ignore[arg-type]
+        game, token = made["game_id"], seats["Blue"].token
+        routes = ["/api/games", "/api/games/upload", f"/api/games/{game}/claim"]
+        routes += [f"/api/games/{game}/orders", f"/api/games/{game}/check"]
+
+        @given(
+            st.sampled_from(routes),
+            st.binary(max_size=300) | json_values.map(json.dumps) | order_like.map(json.dumps),
+            st.sampled_from([token, "", "nonsense", made["umpire_token"]]),
+        )
+        def never_5xx(path: str, body: bytes | str, credential: str) -> None:
+            r = c.post(
+                path,
+                content=body,
+                headers={"X-Battleline-Token": credential, "Content-Type": "application/json"},
+            )
+            assert r.status_code < 500, (path, body, r.text)
+            if r.status_code >= 400:
+                assert isinstance(r.json()["detail"], str) and r.json()["detail"]
+
+        never_5xx()
