@@ -3,7 +3,8 @@
 For each store, a fresh database and uvicorn in a subprocess on 127.0.0.1
 (``battleline.server.app:app_from_env``; rate limits off, since every player here shares one
 address; body limits on). ``--games`` two-human games are made and their seats claimed; then one
-thread per side plays: it reads its view, seals its orders when asked (no lines: straight on,
+thread per side plays: it reads its view (every ``--poll`` s, 0.1 by default; the page polls
+every 2 s), seals its orders when asked (no lines: straight on,
 no fire), and repeats until ``--turns`` turns are over or ``--timeout`` passes. Afterwards the
 database is opened directly and every submission the server acknowledged with a 200 is looked
 for in the stored records and sealed orders; one that is missing is *lost*.
@@ -100,7 +101,9 @@ def make_game(url: str, scenario: str) -> tuple[str, dict[str, str]]:
     return made["game_id"], tokens
 
 
-def play(url: str, game: str, token: str, turns: int, deadline: float, tally: Tally) -> None:
+def play(
+    url: str, game: str, token: str, turns: int, deadline: float, poll: float, tally: Tally
+) -> None:
     with httpx.Client(base_url=url, timeout=120, headers={"X-Battleline-Token": token}) as c:
         while time.monotonic() < deadline:
             r = c.get(f"/api/games/{game}/view", params={"since": 10**9})
@@ -112,7 +115,7 @@ def play(url: str, game: str, token: str, turns: int, deadline: float, tally: Ta
             if v["result"] or v["turn"] > turns:
                 return
             if v["side"] not in v["waiting_for"] or v["my_orders"] is not None:
-                time.sleep(0.02)
+                time.sleep(poll)
                 continue
             body = {"turn": v["turn"], "phase": v["phase"], "lines": []}
             began = time.perf_counter()
@@ -152,15 +155,50 @@ def pct(values: list[float], q: float) -> str:
     return f"{statistics.quantiles(values, n=100, method='inclusive')[q - 1] * 1000:.0f} ms"
 
 
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def probe_bad_input(url: str, pid: int) -> None:
+    """Time the answers to bad scenario inputs, and the server's memory before and after."""
+    before = rss_mib(pid)
+    gone = Path(tempfile.mkdtemp()) / "deleted.toml"
+    cases: list[tuple[str, str, dict[str, object]]] = [
+        ("/dev/zero as the scenario", "/api/games", {"json": {"scenario": "/dev/zero"}}),
+        ("a deleted file as the scenario", "/api/games", {"json": {"scenario": str(gone)}}),
+        ("binary upload", "/api/games/upload", {"content": bytes(range(256)) * 256}),
+        ("huge upload (20 MB)", "/api/games/upload", {"content": b"#" * 20_000_000}),
+    ]
+    for name, path, kwargs in cases:
+        worst, status = 0.0, 0
+        for _ in range(5):
+            began = time.perf_counter()
+            try:
+                status = httpx.post(url + path, timeout=30, **kwargs).status_code  # type: ignore[arg-type]
+            except httpx.HTTPError:
+                status = -1  # the server closed the connection mid-body (after its 413)
+            worst = max(worst, time.perf_counter() - began)
+        print(f"    {name:<32} answered {status}, slowest of 5 in {worst * 1000:.0f} ms")
+    print(f"    server memory {before:.0f} MiB before, {rss_mib(pid):.0f} MiB after")
+
+
 def run(store_name: str, db: str, args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="battleline-load-scenarios-"))
     proc, url = start_server(db, folder)
     try:
+        if args.probe:
+            print(f"{store_name}: bad scenario inputs")
+            probe_bad_input(url, proc.pid)
         games = [make_game(url, args.scenario) for _ in range(args.games)]
         tally = Tally()
         deadline = time.monotonic() + args.timeout
         threads = [
-            threading.Thread(target=play, args=(url, g, tok, args.turns, deadline, tally))
+            threading.Thread(
+                target=play, args=(url, g, tok, args.turns, deadline, args.poll, tally)
+            )
             for g, tokens in games
             for tok in tokens.values()
         ]
@@ -192,6 +230,8 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds, at most")
     parser.add_argument("--scenario", default="cruiser-duel")
+    parser.add_argument("--poll", type=float, default=0.1, help="seconds between views")
+    parser.add_argument("--probe", action="store_true", help="time bad scenario inputs first")
     parser.add_argument("--pg-url", default=os.environ.get("BATTLELINE_TEST_PG_URL", ""))
     args = parser.parse_args()
     if not 1 <= args.games <= MAX_GAMES:
