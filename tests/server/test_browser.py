@@ -141,3 +141,13 @@ def test_waiting_for_the_other_side_then_polling(server: str, page: Any) -> None
     other.goto(f"{server}/#game={game}&invite={blue_invite}")
     expect(other.locator("#message")).to_contain_text("claimed already")
     expect(other.locator("#side")).to_have_text("")  # no seat opened
+
+
+def test_the_game_link_shows_the_seats(server: str, page: Any) -> None:
+    made = _new_game(server, ["Red"])
+    page.goto(made["game_url"].replace("http://testserver/", server + "/"))
+    expect = sync_api.expect
+    expect(page.locator("#message")).to_contain_text("Blue: open, Red: the computer")
+    page.fill("#token", made["invites"][0]["invite"])
+    page.click("#join-button")
+    expect(page.locator("#side")).to_have_text("Blue")

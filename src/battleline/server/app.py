@@ -106,6 +106,8 @@ def _validation_detail(exc: RequestValidationError) -> str:
     for err in exc.errors():
         if err.get("type") == "json_invalid":
             problems.append(f"body: not valid JSON ({err.get('ctx', {}).get('error', 'bad')})")
+        elif tuple(err.get("loc", ())) == ("body",) and err.get("type") != "missing":
+            problems.append("body: send a JSON object, with Content-Type: application/json")
         else:
             problems.append(f"{_where(err.get('loc', ()))}: {err.get('msg', 'invalid')}")
     return "; ".join(problems) or "the request is not valid"

@@ -205,6 +205,25 @@ async function join(game, token) {
   timer = setInterval(poll, POLL_MS);
 }
 
+async function showGameLink(game) {
+  // The game link: what anyone may know of a game (its scenario and which seats are taken).
+  const response = await fetch(`/api/games/${encodeURIComponent(game)}`);
+  let info = null;
+  try {
+    info = await response.json();
+  } catch (_) {
+    info = null;
+  }
+  if (!response.ok) {
+    say(problem(info, response), "error");
+    return;
+  }
+  const seats = info.seats
+    .map((s) => `${s.side}: ${s.human ? (s.claimed ? "taken" : "open") : "the computer"}`)
+    .join(", ");
+  say(`${info.title} (${seats}). Open your invite link, or paste your seat's token or invite.`, "");
+}
+
 async function start() {
   try {
     help = await (await fetch("/api/notation")).json();
@@ -237,7 +256,7 @@ async function start() {
     }
   } else if (params.get("game")) {
     $("game-id").value = params.get("game");
-    say("Open your invite link, or paste your seat's token or invite, to join this game.", "");
+    showGameLink(params.get("game"));
   }
 }
 
