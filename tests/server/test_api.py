@@ -276,7 +276,7 @@ def test_the_schema_compiles_for_postgresql() -> None:
     from sqlalchemy.dialects import postgresql
     from sqlalchemy.schema import CreateTable
 
-    from battleline.server.store import GameRow
+    from battleline.server.tables import GameRow
 
     tables = GameRow.metadata.sorted_tables
     assert [t.name for t in tables] == [

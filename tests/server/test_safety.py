@@ -318,7 +318,7 @@ def test_a_game_stored_with_a_path_is_refused_without_opening_it(
     """A game an older version made from a file path answers 410; the path is never opened."""
     from sqlalchemy import update
 
-    from battleline.server.store import GameRow
+    from battleline.server.tables import GameRow
 
     made, seats = start(client)
     store = client.app.state.store  # type: ignore[attr-defined]

@@ -30,22 +30,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import (
-    BigInteger,
-    DateTime,
-    ForeignKey,
-    Integer,
-    String,
-    Text,
-    create_engine,
-    delete,
-    event,
-    select,
-    update,
-)
+from sqlalchemy import create_engine, delete, event, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, OperationalError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from battleline.errors import BattlelineError, UnknownNameError
@@ -56,6 +44,15 @@ from battleline.server.scenarios import (
     builtin_names,
     default_folder,
     materialize,
+)
+from battleline.server.tables import (
+    Base,
+    GameRow,
+    InviteRow,
+    OrderRow,
+    ScenarioTextRow,
+    SealedRow,
+    TokenRow,
 )
 
 DEFAULT_DB = "sqlite:///battleline.sqlite3"
@@ -78,82 +75,6 @@ class StaleGameError(StoreError):
 
 class ClaimError(BattlelineError):
     """An invite that opens nothing, or one already used."""
-
-
-class _Base(DeclarativeBase):
-    pass
-
-
-class GameRow(_Base):
-    """One game: the record's header, the AI sides, status and the last saved state hash."""
-
-    __tablename__ = "games"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    scenario: Mapped[str] = mapped_column(String(500))
-    ruleset: Mapped[str] = mapped_column(String(100))
-    seed: Mapped[int] = mapped_column(BigInteger)
-    ai_sides: Mapped[str] = mapped_column(Text, default="[]")  # JSON list of side names
-    status: Mapped[str] = mapped_column(String(20), default="open")
-    state_hash: Mapped[str] = mapped_column(String(64))
-    version: Mapped[int] = mapped_column(Integer, default=0)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-class OrderRow(_Base):
-    """One side's final orders for one phase, in sealing order (the record's order list)."""
-
-    __tablename__ = "orders"
-
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    turn: Mapped[int] = mapped_column(Integer)
-    phase: Mapped[str] = mapped_column(String(50))
-    side: Mapped[str] = mapped_column(String(200))
-    lines: Mapped[str] = mapped_column(Text)  # JSON list of order lines
-
-
-class SealedRow(_Base):
-    """Orders sealed for the open phase that has not resolved yet (never shown to a player)."""
-
-    __tablename__ = "sealed"
-
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    side: Mapped[str] = mapped_column(String(200), primary_key=True)
-    turn: Mapped[int] = mapped_column(Integer)
-    phase: Mapped[str] = mapped_column(String(50))
-    lines: Mapped[str] = mapped_column(Text)
-
-
-class TokenRow(_Base):
-    """A credential's digest and what it opens: one side of one game, or its umpire."""
-
-    __tablename__ = "tokens"
-
-    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
-    role: Mapped[str] = mapped_column(String(200))
-
-
-class InviteRow(_Base):
-    """A side's invite: claimed once, it yields that side's credential."""
-
-    __tablename__ = "invites"
-
-    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
-    side: Mapped[str] = mapped_column(String(200))
-    claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-
-
-class ScenarioTextRow(_Base):
-    """An uploaded scenario's text, named by its SHA-256 (shared by the games made from it)."""
-
-    __tablename__ = "scenario_texts"
-
-    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
-    text: Mapped[str] = mapped_column(Text)
 
 
 def digest(token: str) -> str:
@@ -232,7 +153,7 @@ class GameStore:
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        _Base.metadata.create_all(self.engine)
+        Base.metadata.create_all(self.engine)
         self._cache: dict[str, LiveGame] = {}
         self._guard = threading.Lock()
         self._writer = threading.Lock()
