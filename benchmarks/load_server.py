@@ -18,6 +18,9 @@ Usage::
     python benchmarks/load_server.py --store sqlite --games 20 --turns 3
     python benchmarks/load_server.py --pg-url postgresql+psycopg://postgres@127.0.0.1:5432/db
 
+With ``--ai`` the second side of each game is played by the server's AI admiral, which fires, so
+a resolving submission includes the admiral's orders and a turn with gunnery and damage.
+
 PostgreSQL comes from ``--pg-url`` or ``BATTLELINE_TEST_PG_URL`` (``.ci/run`` starts one); each
 run uses a schema of its own, dropped afterwards. This prints figures; it is not a test.
 """
@@ -87,12 +90,18 @@ def start_server(db: str, folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("uvicorn did not start")
 
 
-def make_game(url: str, scenario: str) -> tuple[str, dict[str, str]]:
-    r = httpx.post(url + "/api/games", json={"scenario": scenario}, timeout=60)
+def make_game(url: str, scenario: str, ai_second: bool) -> tuple[str, dict[str, str]]:
+    ai: list[str] = []
+    if ai_second:
+        listed = httpx.get(url + "/api/scenarios", timeout=60).json()
+        ai = [next(s for s in listed if s["id"] == scenario)["sides"][1]]
+    r = httpx.post(url + "/api/games", json={"scenario": scenario, "ai": ai}, timeout=60)
     r.raise_for_status()
     made = r.json()
     tokens = {}
     for inv in made["invites"]:
+        if not inv["human"]:
+            continue
         got = httpx.post(
             f"{url}/api/games/{made['game_id']}/claim", json={"invite": inv["invite"]}, timeout=60
         )
@@ -192,7 +201,7 @@ def run(store_name: str, db: str, args: argparse.Namespace) -> None:
         if args.probe:
             print(f"{store_name}: bad scenario inputs")
             probe_bad_input(url, proc.pid)
-        games = [make_game(url, args.scenario) for _ in range(args.games)]
+        games = [make_game(url, args.scenario, args.ai) for _ in range(args.games)]
         tally = Tally()
         deadline = time.monotonic() + args.timeout
         threads = [
@@ -230,6 +239,9 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds, at most")
     parser.add_argument("--scenario", default="cruiser-duel")
+    parser.add_argument(
+        "--ai", action="store_true", help="the second side is the computer's (it fires)"
+    )
     parser.add_argument("--poll", type=float, default=0.1, help="seconds between views")
     parser.add_argument("--probe", action="store_true", help="time bad scenario inputs first")
     parser.add_argument("--pg-url", default=os.environ.get("BATTLELINE_TEST_PG_URL", ""))
