@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import Seat, start
 
 from battleline.engine import GameRecord, new_game, submit, verify
 from battleline.server.app import create_app
 from battleline.server.store import GameStore, StaleGameError, database_url, digest
+from server.server_helpers import Seat, start
 
 BLUE_COMMAND = "Blue cruiser: SPD15 TS10S"
 RED_COMMAND = "Red cruiser: SPD16"

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from live_server import LiveServer, Tally, new_game, play_side, rss_kib, stored_orders
+
+from server.live_server import LiveServer, Tally, new_game, play_side, rss_kib, stored_orders
 
 
 @pytest.fixture

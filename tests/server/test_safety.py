@@ -19,12 +19,12 @@ from typing import Any
 import matplotlib
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import Seat, claim, start
 
 from battleline.rulesets.bf1900.scenario import builtin_scenarios
 from battleline.server.app import create_app
 from battleline.server.limits import Limits
 from battleline.server.scenarios import MAX_SCENARIO_BYTES
+from server.server_helpers import Seat, claim, start
 
 DUEL = Path(sys.modules["battleline.rulesets.bf1900.scenario"].__file__ or "").parent / (
     "data/scenarios/01-cruiser-duel.toml"
