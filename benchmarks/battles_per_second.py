@@ -26,7 +26,7 @@ DEFAULT = ("tsushima-1905", "yalu-1894")
 
 def measure(scenario: str, battles: int, seed: int) -> dict[str, float]:
     """Play ``battles`` battles (after one warm-up) and return the timings."""
-    from battleline.engine import new_game
+    from battleline.game import new_game
 
     ships = len(new_game(scenario, 0).state.logs)
     play_battle(scenario, seed, 10_000)  # imports, data files, caches

@@ -36,8 +36,9 @@ from typing import Any
 import numpy as np
 
 from battleline.ai.base import play
-from battleline.engine import Game, new_game
+from battleline.engine import Game
 from battleline.engine.events import Event, EventKind, EventLog
+from battleline.game import new_game
 from battleline.rulesets.bf1900.arcs import mounting_arcs
 from battleline.rulesets.bf1900.ruleset import scale_of
 from battleline.rulesets.bf1900.table import FUNNEL_FRACTION

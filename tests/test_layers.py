@@ -48,3 +48,17 @@ def test_no_module_in_the_core_uses_the_random_module() -> None:
         if "random" in _imports(path)
     ]
     assert not offenders
+
+
+def test_the_engine_knows_no_rule_system() -> None:
+    """Issue 11: the engine never imports a ruleset, nor the top module that knows them."""
+    offenders = []
+    for path in sorted((SRC / "engine").rglob("*.py")):
+        bad = {
+            n
+            for n in _imports(path)
+            if n.startswith(("battleline.rulesets", "battleline.game")) or n in FRONT_ENDS
+        }
+        if bad or "rulesets" in path.read_text(encoding="utf-8"):
+            offenders.append(f"{path.relative_to(SRC)}: {sorted(bad) or 'names rulesets'}")
+    assert not offenders, "\n".join(offenders)

@@ -115,8 +115,8 @@ def play_one(scenario: str, seed: int, index: int, skills: str = "veteran") -> R
 
     from battleline.ai.admiral import default_admiral
     from battleline.ai.base import Admiral, play
-    from battleline.engine import new_game
     from battleline.errors import BattlelineError
+    from battleline.game import new_game
     from battleline.rulesets.bf1900.ruleset import ship_fate
     from battleline.sim.runner import run_seed
 

@@ -1,11 +1,15 @@
 """Golden battles: prove a speed-up changed nothing.
 
-Plays a fixed set of AI-against-AI battles and prints, for each, a digest of its whole event log
-(every die roll, order and narrative) and the hash of its final state. ``--record`` writes them
-to a file; ``--check`` compares a fresh run with that file and exits 1 on any difference.
+Plays a fixed set of AI-against-AI battles and prints, for each, two digests: one of its dice
+(every roll's purpose, ship, die and face, in order) and orders (every side's order text, in
+order), and the hash of its final state. Narrative text is not digested, so wording can change.
+``--record`` writes them to a file; ``--check`` compares a fresh run with that file and exits 1
+on any difference. CI runs the check (``tests/test_golden.py``).
 
-An optimisation that keeps the rules and the AI's decisions must leave every digest unchanged.
-When the rules or the AI are changed on purpose, record the file again in the same commit.
+Same dice and same orders mean the same battle: a change that keeps the rules and the AI's
+decisions must leave both digests unchanged. The state hash also changes when the state's
+representation changes (a field renamed or moved); such a commit re-records and says so. When the
+rules or the AI are changed on purpose, re-record in that commit and say so in its message.
 
 Usage::
 
@@ -45,24 +49,33 @@ SWEEP_SEED = 7
 
 def digest(job: tuple[str, int]) -> dict[str, object]:
     """Play one golden battle; its event-log digest, final state hash and CPU seconds."""
-    from battleline.ai.base import admiral_factory, play
-    from battleline.engine import new_game
+    from battleline.ai.base import play
     from battleline.engine.record import state_hash
+    from battleline.game import new_game
     from battleline.sim.runner import run_seed
 
     scenario, index = job
     start = time.process_time()
     game = new_game(scenario, run_seed(SWEEP_SEED, index))
-    play(game, factory=admiral_factory())
-    log = hashlib.sha256()
+    play(game)
+    dice, orders = hashlib.sha256(), hashlib.sha256()
+    n_rolls = 0
     for event in game.events:
-        log.update(json.dumps(event.to_dict(), sort_keys=True, default=str).encode())
-        log.update(b"\n")
+        if event.kind == "roll":
+            n_rolls += 1
+            d = event.data
+            line = f"{event.turn}|{d['purpose']}|{event.ship}|{d['sides']}|{d['value']}\n"
+            dice.update(line.encode())
+    for entry in game.history:
+        record = [entry.turn, entry.phase, entry.side, list(entry.orders)]
+        orders.update(json.dumps(record).encode())
+        orders.update(b"\n")
     return {
         "scenario": scenario,
         "index": index,
-        "events": len(game.events),
-        "log": log.hexdigest(),
+        "rolls": n_rolls,
+        "dice": dice.hexdigest(),
+        "orders": orders.hexdigest(),
         "state": state_hash(game.state),
         "turn": game.state.turn,
         "cpu_s": round(time.process_time() - start, 2),
@@ -82,8 +95,8 @@ def main() -> int:
     total = sum(float(r["cpu_s"]) for r in results)  # type: ignore[arg-type]
     for r in results:
         print(
-            f"{r['scenario']:>18} #{r['index']}  turn {r['turn']:>3}  {r['events']:>6} events"
-            f"  {r['cpu_s']:>6} s  {str(r['log'])[:12]}"
+            f"{r['scenario']:>18} #{r['index']}  turn {r['turn']:>3}  {r['rolls']:>6} rolls"
+            f"  {r['cpu_s']:>6} s  {str(r['dice'])[:12]}"
         )
     print(f"CPU total {total:.1f} s")
     if args.record:
@@ -94,7 +107,7 @@ def main() -> int:
     want = json.loads(args.check.read_text(encoding="utf-8"))
     bad = 0
     for r, w in zip(results, want, strict=True):
-        for key in ("events", "log", "state", "turn"):
+        for key in ("rolls", "dice", "orders", "turn", "state"):
             if r[key] != w[key]:
                 bad += 1
                 print(f"DIFFERENT: {r['scenario']} #{r['index']} {key}: {r[key]} != {w[key]}")

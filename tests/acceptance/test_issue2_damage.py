@@ -19,8 +19,9 @@ from cli_process import one_error, run_cli
 from typer.testing import CliRunner
 
 from battleline.cli import app
-from battleline.engine import Game, new_game
+from battleline.engine import Game
 from battleline.errors import BattlelineError, IllegalOrderError, RulesDataError
+from battleline.game import new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()

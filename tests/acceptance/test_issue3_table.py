@@ -23,10 +23,11 @@ from typer.testing import CliRunner
 
 from battleline.cli import app
 from battleline.cli.commands.draw import draw_scenario
-from battleline.engine import Game, GameRecord, new_game
+from battleline.engine import Game, GameRecord
 from battleline.engine.events import EventKind
 from battleline.engine.flow import RecordedOrders
 from battleline.errors import IllegalOrderError, OrderSyntaxError, UnknownNameError
+from battleline.game import new_game
 from battleline.rulesets.bf1900.scales import load_scales
 
 ROOT = Path(__file__).resolve().parents[2]

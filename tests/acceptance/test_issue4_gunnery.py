@@ -19,10 +19,11 @@ from cli_process import one_error, run_cli
 from typer.testing import CliRunner
 
 from battleline.cli import app
-from battleline.engine import Game, GameRecord, new_game, umpire_view, view
+from battleline.engine import Game, GameRecord, umpire_view, view
 from battleline.engine.events import EventKind
 from battleline.engine.flow import RecordedOrders
 from battleline.errors import BattlelineError, IllegalOrderError, OrderSyntaxError
+from battleline.game import new_game
 
 runner = CliRunner()
 
@@ -243,14 +244,15 @@ def test_no_tubes_left_after_the_torpedoes_are_spent(game: Game) -> None:
 
 def test_estimates_are_sealed_from_the_other_side_until_measured(game: Game) -> None:
     """Issue 4 "Who can see what" / BF6-GUN-01: after Blue writes its log, Red's view holds no
-    trace of Blue's estimate; Blue's and the umpire's do; once measured, both sides see it."""
+    trace of Blue's estimate; Blue's and the umpire's do; once measured it is still Blue's own."""
     game.submit("Blue", ["Mikasa: Fuji @4012 AP A:2"])
     red = view(game, "Red").to_json()
     blue = view(game, "Blue").to_json()
     assert "4012" not in red and "Fuji @4012" in blue
     assert "4012" in str(umpire_view(game))
     game.submit("Red", [])
-    assert "4012" in view(game, "Red").to_json()
+    assert "Fuji @4012" not in view(game, "Red").to_json()
+    assert "Fuji @4012" in view(game, "Blue").to_json()
 
 
 def test_torpedo_launches_are_sealed_until_the_step_resolves(game: Game) -> None:

@@ -15,17 +15,18 @@ from battleline.ai.damage_control import dc_plan
 from battleline.ai.gunnery import choose_ammo
 from battleline.ai.picture import build_picture
 from battleline.ai.tactics import is_beaten, line_heading
-from battleline.engine import Game, new_game, view
+from battleline.engine import Game, view
 from battleline.engine.events import Event, EventKind
 from battleline.engine.flow import admiral_seed
 from battleline.engine.geometry import Pose
-from battleline.engine.view import SideView
+from battleline.game import new_game
 from battleline.rulesets.bf1900.damage.declarations import format_declarations
 from battleline.rulesets.bf1900.damage.step3 import validate_declarations
 from battleline.rulesets.bf1900.hits import Ammo
 from battleline.rulesets.bf1900.scenario import lookup_class
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel
 from battleline.rulesets.bf1900.shiplog import Mark, ShipLog, SinkingState
+from battleline.rulesets.bf1900.view import SideView
 
 
 class Spy:

@@ -14,8 +14,9 @@ from battleline.ai.base import Admiral
 from battleline.ai.picture import build_picture
 from battleline.ai.ranging import SKILLS
 from battleline.ai.tactics import ENGAGE_FRACTION, engage_range_m
-from battleline.engine import Game, new_game, view
+from battleline.engine import Game, view
 from battleline.engine.flow import admiral_seed
+from battleline.game import new_game
 from battleline.rulesets.bf1900.scenario import GUNNERY_LEVELS
 
 

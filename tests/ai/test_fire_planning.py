@@ -32,11 +32,10 @@ from battleline.ai.gunnery import (
 from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.tactics import LAUNCH_FRACTION
 from battleline.ai.torpedoes import launch_plan, legal_launches
-from battleline.engine import new_game
 from battleline.engine.flow import admiral_seed
 from battleline.engine.geometry import in_arc
-from battleline.engine.view import SideView
 from battleline.errors import BattlelineError
+from battleline.game import new_game
 from battleline.rulesets.bf1900.arcs import battery_layout, bearing_guns
 from battleline.rulesets.bf1900.damage.declarations import DCDeclaration
 from battleline.rulesets.bf1900.damage.step3 import validate_declarations
@@ -49,6 +48,7 @@ from battleline.rulesets.bf1900.torpedoes import (
     runs_shallow,
     validate_launches,
 )
+from battleline.rulesets.bf1900.view import SideView
 
 # -- the algorithms as first written ---------------------------------------------------------
 

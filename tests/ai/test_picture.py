@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from battleline.ai.picture import blank_log, build_picture
-from battleline.engine import new_game, view
+from battleline.engine import view
+from battleline.game import new_game
 from battleline.rulesets.bf1900.scales import get_scale
 from battleline.rulesets.bf1900.scenario import lookup_class
 from battleline.rulesets.bf1900.shiplog import Mark, ShipLog

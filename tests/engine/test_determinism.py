@@ -10,8 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from battleline.ai.base import AdmiralFactory, admiral_factory, play, stand_in
-from battleline.engine import admiral_seed, new_game, state_hash
-from battleline.engine.state import canonical_json, state_to_dict
+from battleline.engine import admiral_seed, state_hash
+from battleline.engine.state import canonical_json
+from battleline.game import new_game
 
 SCENARIO = "cruiser-duel"
 
@@ -60,7 +61,7 @@ def test_state_hash_is_stable_across_copies_and_dumps(seed: int) -> None:
     game = new_game(SCENARIO, seed)
     state = game.state
     assert state_hash(state) == state_hash(state.copy())
-    assert canonical_json(state_to_dict(state)) == canonical_json(state_to_dict(state.copy()))
+    assert canonical_json(state.to_dict()) == canonical_json(state.copy().to_dict())
 
 
 @pytest.mark.parametrize("seed", [3])

@@ -7,53 +7,59 @@ with nothing to order is skipped — so the flow is tested apart from any Battle
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battleline.engine import Game, PhaseSpec, Result, state_hash
+from battleline.engine import EngineState, Game, PhaseSpec, Result, state_hash
 from battleline.engine.dice import SeededDice
-from battleline.engine.events import EventKind, EventLog
+from battleline.engine.events import Event, EventKind, EventLog
 from battleline.engine.geometry import Pose
-from battleline.engine.state import GameState
 from battleline.errors import IllegalOrderError, OrderSyntaxError, UnknownNameError
-from battleline.rulesets.bf1900.divisions import Division
-from battleline.rulesets.bf1900.ship import GunClass, Mounting, Rating, ShipClass, ShipType
-from battleline.rulesets.bf1900.shiplog import ShipLog
 
-TOY = ShipClass(
-    name="Toy",
-    navy="Testland",
-    type=ShipType.CRUISER,
-    year=1900,
-    size=5,
-    armour_vitals=2,
-    armour_upperworks=1,
-    upperworks_protection=Rating.POOR,
-    flood_protection=Rating.POOR,
-    stability="good",
-    seaway="normal",
-    armoured_deck=True,
-    propulsion_knots=(18.0, 12.0, 6.0),
-    mountings=(Mounting("A", GunClass.MAIN, 15.2, 1, (4, 3, 2, 1), 1, 3, position="A"),),
-)
+#: Hits that stop a toy ship.
+TOY_BOXES = 3
 
 
-def _parse(state: GameState, side: str, texts: Sequence[str]) -> list[str]:
+@dataclass(slots=True, kw_only=True)
+class ToyState(EngineState):
+    """A state with nothing of any real rule system: owners, poses and hits."""
+
+    owner: dict[str, str]
+    poses: dict[str, Pose]
+    hits: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ToyView:
+    side: str
+    turn: int
+    phase: str
+    order_kind: str | None
+    waiting_for: tuple[str, ...]
+    events: tuple[Event, ...]
+    result: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"side": self.side, "events": [e.to_dict() for e in self.events]}
+
+
+def _parse(state: ToyState, side: str, texts: Sequence[str]) -> list[str]:
     for t in texts:
         if t == "bad":
             raise OrderSyntaxError(f"{side}: cannot read order 'bad'")
         if t.startswith("steer "):
             ship = t.split()[1]
-            if state.logs[ship].side != side:
+            if state.owner[ship] != side:
                 raise IllegalOrderError(f"{ship} is not a ship of {side}")
     return list(texts)
 
 
 def _resolve_orders(
-    state: GameState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
+    state: ToyState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
 ) -> None:
     for side in state.sides:
         for text in orders[side]:
@@ -64,15 +70,15 @@ def _resolve_orders(
 
 
 def _resolve_auto(
-    state: GameState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
+    state: ToyState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
 ) -> None:
-    for name in state.logs:
+    for name in state.poses:
         p = state.poses[name]
         state.poses[name] = p.forward(100.0)
 
 
 def _resolve_hits(
-    state: GameState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
+    state: ToyState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
 ) -> None:
     for side in state.sides:
         for text in orders[side]:
@@ -81,13 +87,14 @@ def _resolve_hits(
                 raise RuntimeError("resolver failed")
             ship = text.split()[1]
             if dice.d6("toy hit", ship=ship) >= 5:
-                state.logs[ship].propulsion.damage()
+                state.hits[ship] = state.hits.get(ship, 0) + 1
 
 
 class ToyRuleset:
     name = "toy"
     version = "1"
-    phases: tuple[PhaseSpec, ...] = (
+    aliases: tuple[str, ...] = ()
+    phases: tuple[PhaseSpec[ToyState, Any], ...] = (
         PhaseSpec("orders", "toy orders", _resolve_orders, _parse),
         PhaseSpec("auto", None, _resolve_auto),
         PhaseSpec(
@@ -101,33 +108,48 @@ class ToyRuleset:
     def __init__(self, turn_limit: int = 3) -> None:
         self.turn_limit = turn_limit
 
-    def new_state(self, scenario: str, seed: int) -> GameState:
-        logs = {"Alpha": ShipLog("Alpha", TOY, "Blue"), "Zulu": ShipLog("Zulu", TOY, "Red")}
-        return GameState(
+    def scenario_names(self) -> list[str]:
+        return ["toy"]
+
+    def check_scenario(self, scenario: str) -> str:
+        return "Toy"
+
+    def new_state(self, scenario: str, seed: int) -> ToyState:
+        return ToyState(
             scenario=scenario,
             ruleset="toy@1",
             seed=seed,
             sides=("Blue", "Red"),
-            logs=logs,
+            owner={"Alpha": "Blue", "Zulu": "Red"},
             poses={"Alpha": Pose(0, 0, 0), "Zulu": Pose(0, 5000, 180)},
-            divisions={
-                "B1": Division("B1", "Blue", ("Alpha",)),
-                "R1": Division("R1", "Red", ("Zulu",)),
-            },
             turn_limit=self.turn_limit,
-            scale="small",
         )
 
-    def end_turn(self, state: GameState, events: EventLog) -> Result | None:
-        if state.logs["Zulu"].propulsion.available == 0:
+    def owners(self, state: ToyState) -> dict[str, str]:
+        return dict(state.owner)
+
+    def end_turn(self, state: ToyState, events: EventLog) -> Result | None:
+        if state.hits.get("Zulu", 0) >= TOY_BOXES:
             return Result("Blue", {"Blue": 1.0, "Red": 0.0}, "Zulu dead in the water")
         return None
 
-    def verdict(self, state: GameState, reason: str) -> Result:
+    def verdict(self, state: ToyState, reason: str) -> Result:
         return Result(None, {"Blue": 0.0, "Red": 0.0}, reason)
 
+    def view(self, game: Game[ToyState, ToyView], side: str, since: int = 0) -> ToyView:
+        st = game.state
+        return ToyView(
+            side,
+            st.turn,
+            st.phase,
+            game.spec.order_kind,
+            game.pending.waiting_for,
+            tuple(game.events_for(side, since)),
+            st.result.line() if st.result else None,
+        )
 
-def _game(seed: int = 7, turn_limit: int = 3) -> Game:
+
+def _game(seed: int = 7, turn_limit: int = 3) -> Game[ToyState, ToyView]:
     return Game(ToyRuleset(turn_limit), "toy", seed)
 
 

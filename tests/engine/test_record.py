@@ -7,19 +7,12 @@ from pathlib import Path
 import pytest
 
 from battleline.ai.base import play, stand_in
-from battleline.engine import (
-    GameRecord,
-    RecordedOrders,
-    RecordVisitor,
-    new_game,
-    replay,
-    replay_game,
-    state_hash,
-    verify,
-)
+from battleline.engine import GameRecord, RecordedOrders, RecordVisitor, state_hash
 from battleline.engine.events import Event
 from battleline.engine.record import RecordError
-from battleline.engine.state import GameState
+from battleline.game import new_game, replay, replay_game, verify
+from battleline.rulesets import get_ruleset
+from battleline.rulesets.bf1900.state import Bf1900State
 
 SCENARIO = "cruiser-duel"
 
@@ -118,11 +111,11 @@ def test_the_visitor_walks_header_orders_events_and_end(played) -> None:  # type
         def visit_event(self, event: Event) -> None:
             self.events += 1
 
-        def visit_end(self, state: GameState) -> None:
+        def visit_end(self, state: Bf1900State) -> None:
             self.seen.append(state_hash(state))
 
     v = Counter()
-    v.walk(record)
+    v.walk(record, get_ruleset(record.ruleset))
     assert v.seen[0] == "header"
     assert v.seen.count("orders") == len(record.orders)
     assert v.seen[-1] == final

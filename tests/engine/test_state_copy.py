@@ -10,8 +10,9 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battleline.engine import new_game
-from battleline.engine.state import GameState, copy_extra, state_hash
+from battleline.engine.state import copy_extra, state_hash
+from battleline.game import new_game
+from battleline.rulesets.bf1900.state import Bf1900State
 
 SCENARIO = "cruiser-duel"
 
@@ -100,7 +101,7 @@ def test_state_copy_has_every_field_of_the_original() -> None:
     game = new_game(SCENARIO, 5)
     game.state.extra["ruleset"] = {"counts": [1, 2]}
     new = game.state.copy()
-    for f in dataclasses.fields(GameState):
+    for f in dataclasses.fields(Bf1900State):
         assert getattr(new, f.name) == getattr(game.state, f.name), f.name
     assert new == copy.deepcopy(game.state)
     assert all(new.logs[n].cls is log.cls for n, log in game.state.logs.items())

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 from battleline.ai.base import StandInAdmiral, legal_lines
-from battleline.engine import new_game, umpire_view, view
+from battleline.engine import umpire_view, view
 from battleline.engine.events import EventKind
+from battleline.game import new_game
 
 SCENARIO = "cruiser-duel"
 
@@ -42,11 +43,13 @@ def test_BF6_GEN_07_a_view_never_holds_the_other_sides_sealed_orders() -> None:
     assert json.loads(mine)["my_orders"] == sealed
     assert json.loads(theirs)["my_orders"] is None
     assert json.loads(theirs)["waiting_for"] == [b]
-    # Once both are in, the orders are public events.
+    # Once both are in, the phase resolves; the written log stays the writer's own (a player never
+    # reads the other's gunnery log), and comes out only when the game is over.
     game.submit(b, [])
     after = view(game, b).to_json()
     for line in sealed:
-        assert line in after
+        assert line not in after
+        assert line in view(game, a).to_json()
 
 
 def test_enemy_ships_are_seen_only_from_outside() -> None:
@@ -76,12 +79,17 @@ def test_events_private_to_another_side_are_filtered_out() -> None:
     game = new_game(SCENARIO, 1)
     a, b = game.state.sides
     game.events.emit(EventKind.NOTE, "secret note for b", side=b)
-    game.events.emit(EventKind.NOTE, "public note")
+    game.events.emit(EventKind.NOTE, "public note", public=True)
+    game.events.emit(EventKind.NOTE, "unmarked note")
+    game.events.emit(EventKind.NOTE, "note about a ship of b", ship=game.state.ships_of(b)[0])
     texts_a = [e.text for e in view(game, a).events]
     texts_b = [e.text for e in view(game, b).events]
     assert "secret note for b" not in texts_a
     assert "secret note for b" in texts_b
-    assert "public note" in texts_a
+    assert "public note" in texts_a and "public note" in texts_b
+    # Private by default: an event nobody marked public is its owner's, or the umpire's alone.
+    assert "unmarked note" not in texts_a and "unmarked note" not in texts_b
+    assert "note about a ship of b" in texts_b and "note about a ship of b" not in texts_a
 
 
 def test_the_umpire_sees_the_sealed_orders() -> None:

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from battleline.engine import GameRecord, new_game, submit, verify
+from battleline.engine import GameRecord, submit
+from battleline.game import new_game, verify
 from battleline.server.app import create_app
 from battleline.server.store import GameStore, StaleGameError, database_url, digest
 from server.server_helpers import Seat, start
@@ -73,8 +74,9 @@ def test_BF6_GEN_07_two_humans_play_a_phase_with_sealed_orders(client: TestClien
 
     out = red.order(1, "command", RED_COMMAND).json()
     assert (out["turn"], out["phase"], out["resolved"]) == (1, "gunnery", True)
-    # Once resolved, both orders are public events.
-    assert f"Blue: {BLUE_COMMAND}" in red.raw_view()
+    # Once resolved, each side's orders stay its own.
+    assert f"Blue: {BLUE_COMMAND}" not in red.raw_view()
+    assert f"Blue: {BLUE_COMMAND}" in blue.raw_view()
 
     # Gunnery: Red's sealed range estimate stays sealed until Blue is in too.
     assert red.order(1, "gunnery", RED_GUNNERY).status_code == 200
@@ -94,7 +96,8 @@ def test_BF6_GEN_07_two_humans_play_a_phase_with_sealed_orders(client: TestClien
 
     done = blue.order(1, "gunnery", BLUE_GUNNERY).json()
     assert done["resolved"] is True and done["phase"] != "gunnery"
-    assert f"Red: {RED_GUNNERY}" in blue.raw_view()
+    assert f"Red: {RED_GUNNERY}" not in blue.raw_view()  # the estimate stays Red's own
+    assert f"Red: {RED_GUNNERY}" in red.raw_view()
 
 
 def test_view_since_skips_events_already_sent(client: TestClient) -> None:
@@ -201,7 +204,7 @@ def test_restart_on_the_same_database_loses_nothing(db: str) -> None:
         assert after["pending"] == {"Blue": [BLUE_GUNNERY]}  # sealed orders survive
         assert again["Blue"].view()["my_orders"] == [BLUE_GUNNERY]
         assert again["Red"].order(1, "gunnery", RED_GUNNERY).json()["resolved"] is True
-        assert f"Blue: {BLUE_GUNNERY}" in again["Red"].raw_view()
+        assert f"Blue: {BLUE_GUNNERY}" in again["Blue"].raw_view()
     # The same game played straight through the engine reaches the same state.
     ref = new_game("cruiser-duel", 7)
     for side, turn, phase, lines in (

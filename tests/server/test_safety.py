@@ -135,16 +135,19 @@ def test_the_raw_upload_route_takes_a_scenario_file(client: TestClient) -> None:
         (b"this is = = not toml", "not valid TOML"),
         (b"   ", "empty"),
         (b'id = "x"\n', "scenario_text: title"),
+        (b'ruleset = "chess"\n', "scenario_text: ruleset"),
         (UPLOADED.replace('class = "Kasagi"', 'class = "Kasagiii"').encode(), "Kasagiii"),
         (b"#" * (MAX_SCENARIO_BYTES + 1), "more than the limit"),
     ],
 )
 def test_bad_uploads_get_a_4xx_naming_the_problem(
-    client: TestClient, body: bytes, problem: str
+    client: TestClient, body: bytes, problem: str, scenario_dir: Path
 ) -> None:
     r = client.post("/api/games/upload", content=body)
     assert r.status_code == 422, r.text
     assert problem in r.json()["detail"]
+    assert str(scenario_dir) not in r.json()["detail"]  # the server's folder stays its own
+    assert list(scenario_dir.glob("upload-*")) == []  # no file is left for a refused text
 
 
 def test_bad_scenario_text_in_json_gets_a_4xx(client: TestClient) -> None:

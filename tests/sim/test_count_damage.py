@@ -5,13 +5,13 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battleline.engine import new_game
 from battleline.engine.events import Event, EventKind
-from battleline.engine.state import GameState
+from battleline.game import new_game
+from battleline.rulesets.bf1900.state import Bf1900State
 from battleline.sim.runner import _COUNTED_KINDS, CAUSES, cause_of, count_damage
 
 
-def _reference(state: GameState, events: list[Event]) -> tuple[tuple[int, ...], ...]:
+def _reference(state: Bf1900State, events: list[Event]) -> tuple[tuple[int, ...], ...]:
     """The plain loop: every event, its ship looked up, its cause asked for."""
     counts = {s: [0] * len(CAUSES) for s in state.sides}
     for event in events:
@@ -58,4 +58,5 @@ def test_only_the_counted_kinds_have_a_cause() -> None:
 @given(events)
 def test_count_damage_equals_the_plain_loop(evs: list[Event]) -> None:
     """Same counts per side and cause as looking at every event."""
-    assert count_damage(_STATE, evs) == _reference(_STATE, evs)
+    side_of = {name: log.side for name, log in _STATE.logs.items()}
+    assert count_damage(_STATE.sides, side_of, evs) == _reference(_STATE, evs)

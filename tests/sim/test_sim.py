@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battleline.engine import new_game
 from battleline.engine.events import Event, EventKind
 from battleline.errors import BattlelineError
+from battleline.game import new_game
 from battleline.sim.aggregate import Tally, wilson
 from battleline.sim.backends import (
     ClusterError,
@@ -133,7 +133,9 @@ def test_a_battle_the_engine_stops_is_a_failed_record_not_a_lost_sweep(
                 raise BattlelineError("an admiral's bug\nsecond line")
             return []
 
-    monkeypatch.setattr(base, "admiral_factory", lambda: lambda side, seed: Broken())
+    monkeypatch.setattr(
+        base, "admiral_factory", lambda ruleset="bf1900": lambda side, seed: Broken()
+    )
     rec = play_battle(tiny, 3, 2)
     assert rec.error == "BattlelineError: an admiral's bug"
     assert rec.sides == ("Blue", "Red") and rec.index == 2

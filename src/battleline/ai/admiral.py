@@ -42,11 +42,11 @@ from battleline.ai.tactics import (
 from battleline.ai.torpedoes import launch_plan
 from battleline.engine.events import EventKind
 from battleline.engine.geometry import Pose, signed_angle
-from battleline.engine.view import SideView
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.damage.declarations import format_declarations
 from battleline.rulesets.bf1900.divisions import Division
 from battleline.rulesets.bf1900.movement import turn_radius_m
+from battleline.rulesets.bf1900.view import SideView
 
 #: Event data an admiral may read from its own shots: where the marker lies, whose, at whom.
 #: (The measured ranges the umpire also records are never read.)

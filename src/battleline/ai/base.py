@@ -22,13 +22,13 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
-from battleline.engine.events import Event
+from battleline.engine.events import Event, EventKind
 from battleline.engine.flow import Game, admiral_seed
-from battleline.engine.view import OwnShip, SideView, view
+from battleline.engine.view import view
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.arcs import bearing_guns
 from battleline.rulesets.bf1900.gunnery import rounds_per_gun
@@ -36,6 +36,7 @@ from battleline.rulesets.bf1900.scales import Scale, get_scale
 from battleline.rulesets.bf1900.scenario import lookup_class
 from battleline.rulesets.bf1900.table import funnel_point
 from battleline.rulesets.bf1900.torpedoes import bearing_arc
+from battleline.rulesets.bf1900.view import OwnShip, SideView
 
 
 class Admiral(Protocol):
@@ -158,19 +159,34 @@ def stand_in(side: str, seed: np.random.SeedSequence) -> Admiral:
     return StandInAdmiral(side, seed)
 
 
-def admiral_factory() -> AdmiralFactory:
-    """``battleline.ai.admiral.default_admiral`` if it is installed, else the stand-in."""
-    try:
-        module = importlib.import_module("battleline.ai.admiral")
-    except ModuleNotFoundError as exc:
-        if exc.name == "battleline.ai.admiral":
-            return stand_in
-        raise
-    factory: AdmiralFactory = module.default_admiral
+#: Every event kind an AI admiral reads from its views. A Monte Carlo battle records only these
+#: (and what its tally counts): an admiral that reads another kind must add it here, or it would
+#: play differently in a simulation than in a demo (``tests/sim/test_lean_log.py`` checks).
+ADMIRAL_READS: frozenset[EventKind] = frozenset(
+    {EventKind.MOVE, EventKind.COLLISION, EventKind.SPLASH, EventKind.HIT_ZONE}
+)
+
+#: Each ruleset's AI admiral: ruleset name → "module:factory". A ruleset plays AI against AI
+#: only when it is listed here.
+ADMIRALS: dict[str, str] = {
+    "bf1900": "battleline.ai.admiral:default_admiral",
+    "bf1900-1d12": "battleline.ai.admiral:default_admiral",
+    "tgd": "battleline.ai.admiral:default_admiral",
+    "dba": "battleline.ai.base:stand_in",
+}
+
+
+def admiral_factory(ruleset: str = "bf1900") -> AdmiralFactory:
+    """The AI admiral factory for a ruleset (by canonical name)."""
+    entry = ADMIRALS.get(ruleset)
+    if entry is None:
+        raise BattlelineError(f"ruleset {ruleset!r} has no AI admiral; known: {sorted(ADMIRALS)}")
+    module, attr = entry.split(":")
+    factory: AdmiralFactory = getattr(importlib.import_module(module), attr)
     return factory
 
 
-def legal_lines(game: Game, side: str, lines: Sequence[str]) -> list[str]:
+def legal_lines(game: Game[Any, Any], side: str, lines: Sequence[str]) -> list[str]:
     """The admiral's lines the umpire accepts: all of them, or greedily as many as pass."""
     try:
         game.check(side, lines)
@@ -188,15 +204,15 @@ def legal_lines(game: Game, side: str, lines: Sequence[str]) -> list[str]:
 
 
 def play(
-    game: Game,
+    game: Game[Any, Any],
     admirals: dict[str, Admiral] | None = None,
     *,
     on_events: Callable[[list[Event]], None] | None = None,
     factory: AdmiralFactory | None = None,
-) -> Game:
+) -> Game[Any, Any]:
     """Play ``game`` to its end, one admiral per side (built by ``factory`` when not given)."""
     if admirals is None:
-        make = factory or admiral_factory()
+        make = factory or admiral_factory(game.ruleset.name)
         seed = game.state.seed
         admirals = {s: make(s, admiral_seed(seed, i)) for i, s in enumerate(game.state.sides)}
     cursor = dict.fromkeys(game.state.sides, 0)  # each admiral sees the events new to it

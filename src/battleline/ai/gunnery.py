@@ -13,13 +13,13 @@ from functools import lru_cache
 
 from battleline.ai.picture import Picture, is_flotilla
 from battleline.engine.geometry import in_arc
-from battleline.engine.view import Contact
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.arcs import Arc, battery_layout, bearing_guns
 from battleline.rulesets.bf1900.gunnery import GunneryEntry, rounds_per_gun, validate_entries
 from battleline.rulesets.bf1900.hits import Ammo
 from battleline.rulesets.bf1900.ship import GunClass, Mounting
 from battleline.rulesets.bf1900.shiplog import Mark, ShipLog
+from battleline.rulesets.bf1900.view import Contact
 
 
 def threat(picture: Picture, firer: str, target: str) -> float:

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from battleline.engine.geometry import Pose
-from battleline.engine.view import Contact, OwnShip, SideView
 from battleline.rulesets.bf1900.los import SightLines
 from battleline.rulesets.bf1900.scales import Scale, get_scale
 from battleline.rulesets.bf1900.scenario import lookup_class
 from battleline.rulesets.bf1900.ship import ShipClass, ShipType
 from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.table import funnel_point
+from battleline.rulesets.bf1900.view import Contact, OwnShip, SideView
 
 #: Ship types that fight as flotillas: they run in and launch torpedoes (BF6-CMD-30).
 FLOTILLA_TYPES = frozenset({ShipType.DESTROYER.value, ShipType.TORPEDO_BOAT.value, "TGB"})

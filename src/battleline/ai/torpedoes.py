@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 from battleline.ai.picture import Picture, is_flotilla
 from battleline.ai.tactics import LAUNCH_FRACTION
 from battleline.engine.geometry import in_arc
-from battleline.engine.view import Contact, OwnShip
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.arcs import Arc
 from battleline.rulesets.bf1900.ship import TorpedoMount
@@ -20,6 +19,7 @@ from battleline.rulesets.bf1900.torpedoes import (
     runs_shallow,
     validate_launches,
 )
+from battleline.rulesets.bf1900.view import Contact, OwnShip
 
 
 def _in_arcs(theta: float, arcs: Sequence[Arc]) -> bool:

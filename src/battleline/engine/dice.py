@@ -2,7 +2,7 @@
 
 Every roll goes through a :class:`Dice` object, names its purpose, and is recorded as an
 ``EventKind.ROLL`` event when the dice are attached to an :class:`EventLog`. Nothing else in the
-engine or rulesets may draw random numbers.
+engine or a rule system may draw random numbers.
 
 :class:`SeededDice` owns a numpy ``Generator`` seeded from a ``SeedSequence``; :class:`FixedDice`
 plays a scripted sequence for tests and raises :class:`DiceExhausted` when a rule asks for more.
@@ -77,7 +77,7 @@ class _DiceBase:
         self.draws = index + 1
         self._rolls.append((purpose, sides, value, index))
         log = self.log
-        if log is not None:
+        if log is not None and (log.keep is None or EventKind.ROLL in log.keep):
             text = (
                 f"{ship}: {purpose} rolls {value} (d{sides})"
                 if ship

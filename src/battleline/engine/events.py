@@ -8,6 +8,7 @@ shows each roll next to what it caused, e.g. ``"Mikasa: Hvy FL in port amidships
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -48,10 +49,13 @@ class EventKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One thing that happened.
+    """One thing that happened, and who may see it.
 
-    ``side`` is set when the event is private to one side until revealed (a sealed order); an event
-    with ``side=None`` is public.
+    Events are private by default. ``side`` is the event's owner (the side of its ``ship`` unless
+    given): the owner sees it, and so do the sides in ``seen_by``. An event is shown to every side
+    only when ``public`` is set. An event with no owner and not public is the umpire's alone. After
+    the game ends everything is public, for the replay. What a side is finally shown is decided by
+    its ruleset's view (:mod:`battleline.engine.view`).
     """
 
     kind: EventKind
@@ -61,6 +65,12 @@ class Event:
     ship: str | None = None
     side: str | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
+    public: bool = False
+    seen_by: tuple[str, ...] = ()
+
+    def visible_to(self, side: str) -> bool:
+        """Whether ``side`` may see this event while the game is on."""
+        return self.public or self.side == side or side in self.seen_by
 
     def __str__(self) -> str:
         return self.text
@@ -76,6 +86,10 @@ class Event:
             out["side"] = self.side
         if self.data:
             out["data"] = dict(self.data)
+        if self.public:
+            out["public"] = True
+        if self.seen_by:
+            out["seen_by"] = list(self.seen_by)
         return out
 
 
@@ -93,6 +107,8 @@ class _EventDraft:
         ship: str | None,
         side: str | None,
         data: Mapping[str, Any],
+        public: bool,
+        seen_by: tuple[str, ...],
     ) -> None:
         self.kind = kind
         self.text = text
@@ -101,6 +117,8 @@ class _EventDraft:
         self.ship = ship
         self.side = side
         self.data = data
+        self.public = public
+        self.seen_by = seen_by
 
 
 def new_event(
@@ -111,8 +129,11 @@ def new_event(
     ship: str | None,
     side: str | None,
     data: Mapping[str, Any],
+    public: bool = False,
+    seen_by: tuple[str, ...] = (),
 ) -> Event:
-    """``Event(kind, text, turn, phase, ship, side, data)``, about three times cheaper.
+    """``Event(kind, text, turn, phase, ship, side, data, public, seen_by)``, about three times
+    cheaper.
 
     A frozen dataclass sets each field through ``object.__setattr__``, which is slow, and a battle
     makes tens of thousands of events. This fills an :class:`_EventDraft` with plain slot stores
@@ -120,18 +141,41 @@ def new_event(
     ``__class__`` switch is allowed, and the result is an ordinary frozen :class:`Event` (equal to
     the one the constructor makes, with the same ``repr``, ``to_dict`` and immutability).
     """
-    event: Any = _EventDraft(kind, text, turn, phase, ship, side, data)
+    event: Any = _EventDraft(kind, text, turn, phase, ship, side, data, public, seen_by)
     event.__class__ = Event
     return event  # type: ignore[no-any-return]
 
 
 class EventLog:
-    """An append-only list of events that stamps each one with the current turn and phase."""
+    """An append-only list of events that stamps each one with the turn, the phase and its owner.
 
-    def __init__(self) -> None:
+    ``owners`` maps each ship to its side (the ruleset fills it when the game starts): an event
+    about a ship belongs to that ship's side unless ``side`` is given. Inside
+    ``with log.shown_to(side):`` every event is also shown to ``side`` (the firing side sees the
+    dice of its own shells and the codes they produce).
+
+    A lean log (``keep`` given) records only events of those kinds: a Monte Carlo battle, which
+    can always be replayed in full from its seed, keeps what its tally and its admirals read and
+    skips the rest (every die roll's narrative, above all). ``emit`` of a kind not kept records
+    nothing and returns :data:`DROPPED`.
+    """
+
+    def __init__(
+        self,
+        owners: Mapping[str, str] | None = None,
+        *,
+        keep: frozenset[EventKind] | None = None,
+    ) -> None:
         self.events: list[Event] = []
         self.turn = 0
         self.phase = ""
+        self.owners: Mapping[str, str] = owners or {}
+        self.keep = keep
+        self._shown: tuple[str, ...] = ()
+
+    def keeps(self, kind: EventKind) -> bool:
+        """Whether events of ``kind`` are recorded."""
+        return self.keep is None or kind in self.keep
 
     def emit(
         self,
@@ -140,12 +184,30 @@ class EventLog:
         *,
         ship: str | None = None,
         side: str | None = None,
+        public: bool = False,
+        seen_by: tuple[str, ...] = (),
         **data: Any,
     ) -> Event:
-        """Record and return a new event."""
-        event = new_event(kind, text, self.turn, self.phase, ship, side, data)
+        """Record and return a new event (private to its owner unless ``public``)."""
+        if self.keep is not None and kind not in self.keep:
+            return DROPPED
+        if side is None and ship is not None:
+            side = self.owners.get(ship)
+        if self._shown:
+            seen_by = tuple(dict.fromkeys((*seen_by, *self._shown)))
+        event = new_event(kind, text, self.turn, self.phase, ship, side, data, public, seen_by)
         self.events.append(event)
         return event
+
+    @contextmanager
+    def shown_to(self, *sides: str) -> Iterator[None]:
+        """Show every event emitted inside the block to ``sides`` as well as to its owner."""
+        before = self._shown
+        self._shown = tuple(dict.fromkeys((*before, *sides)))
+        try:
+            yield
+        finally:
+            self._shown = before
 
     def of_kind(self, *kinds: EventKind) -> list[Event]:
         """The events of the given kinds, in order."""
@@ -156,3 +218,7 @@ class EventLog:
 
     def __len__(self) -> int:
         return len(self.events)
+
+
+#: What :meth:`EventLog.emit` returns for an event a lean log does not keep.
+DROPPED = Event(EventKind.NOTE, "(not recorded)")

@@ -6,7 +6,8 @@ phase is special-cased here.
 
 Orders for a phase are sealed (:class:`SealedOrders`, the "all once" gate of boardgame.io): each
 side may submit and replace its orders until every side has submitted; then, and only then, the
-phase resolves and the orders become public ``ORDER`` events. Orders that name another turn or
+phase resolves and the orders are recorded as ``ORDER`` events, private to the side that gave
+them. Orders that name another turn or
 phase are stale and rejected. Phases whose ``order_kind`` is ``None`` (Movement, for instance,
 which carries out the Command Phase's orders) resolve by themselves.
 
@@ -16,52 +17,17 @@ replaces the game's state, so a failed resolution never leaves a half-changed st
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic
 
 import numpy as np
 
 from battleline.engine.dice import SeededDice
 from battleline.engine.events import Event, EventKind, EventLog
-from battleline.engine.state import GameState, Result
+from battleline.engine.ruleset import PhaseSpec, Ruleset, S, V
+from battleline.engine.state import Result
 from battleline.errors import IllegalOrderError, UnknownNameError
-
-#: Checks one side's order text for a phase and returns the parsed orders, or raises an
-#: ``OrderSyntaxError``/``IllegalOrderError`` naming the line at fault.
-OrderParser = Callable[[GameState, str, Sequence[str]], Any]
-#: Resolves a phase on the (already copied) state with every side's parsed orders.
-Resolver = Callable[[GameState, Mapping[str, Any], SeededDice, EventLog], None]
-#: Whether a side has anything to order in this phase now (if not, it is submitted empty).
-NeedsOrders = Callable[[GameState, str], bool]
-
-
-@dataclass(frozen=True, slots=True)
-class PhaseSpec:
-    """One row of the phase table."""
-
-    name: str
-    order_kind: str | None
-    resolver: Resolver
-    parser: OrderParser | None = None
-    needs_orders: NeedsOrders | None = None
-    rules: str = ""
-
-
-class RulesetLike(Protocol):
-    """What the engine needs from a ruleset."""
-
-    name: str
-    version: str
-    phases: tuple[PhaseSpec, ...]
-
-    def new_state(self, scenario: str, seed: int) -> GameState:
-        """Set up a scenario's ships, positions and divisions (BF6-GEN-06)."""
-        ...
-
-    def end_turn(self, state: GameState, events: EventLog) -> Result | None:
-        """Clear the turn's hand-overs and check victory; return the result if the game ended."""
-        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,18 +85,26 @@ def admiral_seed(seed: int, side_index: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(seed).spawn(side_index + 1)[side_index]
 
 
-class Game:
+class Game(Generic[S, V]):
     """One game in progress: the ruleset, the state, the dice, the event log and the order record.
 
-    Use :func:`new_game`, :meth:`submit` and :func:`battleline.engine.view.view`; the state is
-    replaced (never changed in place) at each resolution.
+    Start one with :func:`battleline.game.new_game`; use :meth:`submit` and :meth:`view`. The
+    state is replaced (never changed in place) at each resolution.
     """
 
-    def __init__(self, ruleset: RulesetLike, scenario: str, seed: int) -> None:
+    def __init__(
+        self,
+        ruleset: Ruleset[S, V],
+        scenario: str,
+        seed: int,
+        *,
+        events: EventLog | None = None,
+    ) -> None:
         self.ruleset = ruleset
-        self.events = EventLog()
+        self.events = EventLog() if events is None else events
         self.dice = SeededDice(seed, log=self.events)
-        self.state = ruleset.new_state(scenario, seed)
+        self.state: S = ruleset.new_state(scenario, seed)
+        self.events.owners = ruleset.owners(self.state)
         self.history: list[RecordedOrders] = []
         self._phase_index = 0
         self.state.phase = self.spec.name
@@ -139,6 +113,7 @@ class Game:
         self.events.emit(
             EventKind.PHASE,
             f"Turn {self.state.turn}: {self.spec.name} phase",
+            public=True,
             turn_limit=self.state.turn_limit,
         )
         self.pending = self._open_gate(self.state)
@@ -148,7 +123,7 @@ class Game:
     # -- the phase table ------------------------------------------------------------------
 
     @property
-    def spec(self) -> PhaseSpec:
+    def spec(self) -> PhaseSpec[S, Any]:
         """The phase now open."""
         return self.ruleset.phases[self._phase_index]
 
@@ -157,7 +132,7 @@ class Game:
         """True once the game has a result."""
         return self.state.result is not None
 
-    def _open_gate(self, state: GameState) -> SealedOrders:
+    def _open_gate(self, state: S) -> SealedOrders:
         """A fresh gate for the current phase, pre-filling sides with nothing to order."""
         spec = self.spec
         gate = SealedOrders(state.turn, spec.name, state.sides)
@@ -232,7 +207,7 @@ class Game:
         if spec.order_kind is None and texts:
             raise IllegalOrderError(
                 f"turn {state.turn} {spec.name} phase: no orders are given in this phase "
-                f"(BF6-CMD-01: movement follows the Command Phase's orders)"
+                f"(it carries out orders given in an earlier phase)"
             )
         parsed = spec.parser(state, side, texts) if spec.parser else texts
         return texts, parsed
@@ -287,7 +262,7 @@ class Game:
                         RecordedOrders(state.turn, spec.name, side, gate.texts[side])
                     )
                 for text in gate.texts[side]:
-                    self.events.emit(EventKind.ORDER, f"{side}: {text}", side=None, by=side)
+                    self.events.emit(EventKind.ORDER, f"{side}: {text}", side=side, by=side)
             spec.resolver(state, gate.parsed, self.dice, self.events)
             self._advance(state)
             state.draws = self.dice.draws
@@ -295,7 +270,7 @@ class Game:
         self.state = state
         return self.events.events[start:]
 
-    def _advance(self, state: GameState) -> None:
+    def _advance(self, state: S) -> None:
         """Step to the next phase, ending the turn after the last (BF6-GEN-08)."""
         self._phase_index += 1
         if self._phase_index >= len(self.ruleset.phases):
@@ -305,19 +280,37 @@ class Game:
                 result = self._at_turn_limit(state)
             if result is not None:
                 state.result = result
-                self.events.emit(EventKind.RESULT, result.line(), winner=result.winner)
+                self.events.emit(EventKind.RESULT, result.line(), public=True, winner=result.winner)
                 return
             state.turn += 1
         state.phase = self.spec.name
         self.events.turn = state.turn
         self.events.phase = state.phase
-        self.events.emit(EventKind.PHASE, f"Turn {state.turn}: {state.phase} phase")
+        self.events.emit(EventKind.PHASE, f"Turn {state.turn}: {state.phase} phase", public=True)
 
-    def _at_turn_limit(self, state: GameState) -> Result:
+    def _at_turn_limit(self, state: S) -> Result:
         """Ask the ruleset for the verdict at the turn limit."""
-        verdict = getattr(self.ruleset, "verdict", None)
-        if callable(verdict):
-            res = verdict(state, "turn limit reached")
-            assert isinstance(res, Result)
-            return res
-        return Result(None, {s: 0.0 for s in state.sides}, "turn limit reached")
+        return self.ruleset.verdict(state, "turn limit reached")
+
+    # -- what leaves the engine for a side -------------------------------------------------
+
+    def view(self, side: str, *, since: int = 0) -> V:
+        """The game as ``side`` sees it (the ruleset's view); ``since`` skips events sent."""
+        if side not in self.state.sides:
+            raise UnknownNameError("side", side, list(self.state.sides))
+        return self.ruleset.view(self, side, since)
+
+    def events_for(self, side: str, since: int = 0) -> list[Event]:
+        """The events ``side`` may see from index ``since``: its own, those shown to it and the
+        public ones; every event once the game is over."""
+        events = self.events.events[since:]
+        if self.state.result is not None:
+            return list(events)
+        return [e for e in events if e.visible_to(side)]
+
+    def my_orders(self, side: str) -> tuple[str, ...] | None:
+        """The orders ``side`` has sealed for the open phase, if any."""
+        gate = self.pending
+        if gate.turn == self.state.turn and gate.phase == self.state.phase:
+            return gate.texts.get(side)
+        return None

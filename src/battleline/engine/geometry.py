@@ -1,7 +1,7 @@
 """Table geometry: one internal unit (metres of real sea), one bearing convention.
 
 * Coordinates: ``x`` east, ``y`` north, in metres. Table units (mm, inches) appear only at the
-  edges, through :mod:`battleline.rulesets.bf1900.scales`.
+  edges, through a rule system's scale.
 * Headings and bearings: degrees clockwise from north, in [0, 360).
 * Relative bearing θ: degrees clockwise from the ship's bow, 0 = dead ahead, 90 = starboard beam,
   180 = dead astern, 270 = port beam (the rules inventory's convention).

@@ -2,7 +2,8 @@
 
 Dice are never stored: the seed rebuilds them, so replaying the orders in sequence rebuilds the
 same state and the same events. The final state hash is stored to verify a replay
-(``battleline replay FILE --verify``).
+(``battleline replay FILE --verify``). Replaying by ruleset name is the job of
+:mod:`battleline.game`: the engine knows no ruleset.
 
 :class:`RecordVisitor` is a small base for exporters (text, PDF, web) that walk a record.
 """
@@ -16,7 +17,8 @@ from typing import Any, NamedTuple
 
 from battleline.engine.events import Event
 from battleline.engine.flow import Game, RecordedOrders
-from battleline.engine.state import GameState, state_hash
+from battleline.engine.ruleset import Ruleset, S, V
+from battleline.engine.state import EngineState, state_hash
 from battleline.errors import BattlelineError, IllegalOrderError
 
 FORMAT = "battleline-record/1"
@@ -38,7 +40,7 @@ class GameRecord:
     final_turn: int | None = None
 
     @classmethod
-    def of(cls, game: Game) -> GameRecord:
+    def of(cls, game: Game[Any, Any]) -> GameRecord:
         """The record of a game so far (hash of its current state)."""
         st = game.state
         return cls(st.scenario, st.ruleset, st.seed, list(game.history), state_hash(st), st.turn)
@@ -107,21 +109,13 @@ class GameRecord:
 class Replayed(NamedTuple):
     """What a replay gives: the final state and every event (``state, events = replay(r)``)."""
 
-    state: GameState
+    state: EngineState
     events: list[Event]
 
 
-def replay(record: GameRecord) -> Replayed:
-    """Rebuild a game from its record: the same seed and orders give the same state and events."""
-    game = replay_game(record)
-    return Replayed(game.state, list(game.events.events))
-
-
-def replay_game(record: GameRecord) -> Game:
-    """Like :func:`replay`, but the live :class:`Game`, ready to go on from the record's end."""
-    from battleline.rulesets import get_ruleset  # the registry sits above the engine spine
-
-    ruleset = get_ruleset(record.ruleset.split("@", 1)[0])
+def replay_with(ruleset: Ruleset[S, V], record: GameRecord) -> Game[S, V]:
+    """Rebuild a game from its record with ``ruleset``: the same seed and orders give the same
+    state and events; the live :class:`Game`, ready to go on from the record's end."""
     game = Game(ruleset, record.scenario, record.seed)
     for entry in record.orders:
         try:
@@ -131,12 +125,6 @@ def replay_game(record: GameRecord) -> Game:
                 f"replay: turn {entry.turn} {entry.phase} {entry.side}: {exc}"
             ) from exc
     return game
-
-
-def verify(record: GameRecord) -> tuple[bool, GameState]:
-    """Replay and compare the final state hash with the stored one."""
-    state, _ = replay(record)
-    return state_hash(state) == record.final_hash, state
 
 
 class RecordVisitor:
@@ -151,15 +139,15 @@ class RecordVisitor:
     def visit_event(self, event: Event) -> None:
         """Called for each event of the replayed game."""
 
-    def visit_end(self, state: GameState) -> None:
+    def visit_end(self, state: EngineState) -> None:
         """Called once, with the final state."""
 
-    def walk(self, record: GameRecord) -> None:
+    def walk(self, record: GameRecord, ruleset: Ruleset[Any, Any]) -> None:
         """Visit the header, every order, every event of the replay, and the end state."""
         self.visit_header(record)
         for o in record.orders:
             self.visit_orders(o)
-        state, events = replay(record)
-        for e in events:
+        game = replay_with(ruleset, record)
+        for e in game.events:
             self.visit_event(e)
-        self.visit_end(state)
+        self.visit_end(game.state)

@@ -1,14 +1,15 @@
-"""The game state and its stable hash.
+"""The engine's part of a game state, and the stable hash of any state.
 
-One :class:`GameState` holds everything a game needs between two submissions: the ship logs, the
-ships' poses, the divisions, where the turn stands (turn number and phase), the seed and how many
-dice have been drawn, and the transient hand-overs between phases of one turn (the division plans
-from the Command Phase, the shell sets of the Gunnery Phase, the torpedo hits). The state is a
-mutable dataclass; the engine copies it once per resolution (``GameState.copy``) so a caller's
-state is never changed under it (architecture.md, "State and copies").
+:class:`EngineState` holds what the engine itself reads and writes between two submissions: the
+scenario and ruleset names, the seed and how many dice have been drawn, the sides, the turn limit,
+where the turn stands (turn number and phase) and the result. Each ruleset's state extends it with
+its own fields (ship logs, poses, cards ...); the engine never looks at those. A state is a mutable
+dataclass; the engine copies it once per resolution (``copy``) so a caller's state is never
+changed under it (architecture.md, "State and copies").
 
 :func:`state_hash` is the sha256 of a canonical JSON dump (sorted keys, floats rounded to six
-decimals); replay verification compares it.
+decimals); replay verification compares it. A value that should be dumped in its own way (a ship
+log gives its class by name) defines ``__plain__``.
 """
 
 from __future__ import annotations
@@ -18,17 +19,9 @@ import dataclasses
 import hashlib
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
-
-from battleline.engine.geometry import Pose
-from battleline.rulesets.bf1900.shiplog import ShipLog
-
-if TYPE_CHECKING:  # a runtime import would be circular when divisions.py is imported first
-    from battleline.rulesets.bf1900.divisions import Division
-from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
-from battleline.rulesets.bf1900.notation import Order
+from typing import Any, Self
 
 _DIGITS = 6
 
@@ -49,81 +42,40 @@ class Result:
         return f"{self.winner} wins {pts} ({self.reason})"
 
 
-@dataclass(slots=True)
-class GameState:
-    """Everything the engine knows about one game at a phase boundary."""
+@dataclass(slots=True, kw_only=True)
+class EngineState:
+    """What the engine knows of every game; a ruleset's state adds its own fields."""
 
     scenario: str
     ruleset: str
     seed: int
     sides: tuple[str, ...]
-    logs: dict[str, ShipLog]
-    poses: dict[str, Pose]
-    divisions: dict[str, Division]
     turn_limit: int
-    scale: str
-    land: list[list[tuple[float, float]]] = field(default_factory=list)
     turn: int = 1
     phase: str = ""
     draws: int = 0
     result: Result | None = None
-    #: Ship centre tracks, one point per Movement Phase, for the battle picture.
-    tracks: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
-    #: Distance each ship moved last turn, metres (BF6-MOV-03 speed change limit).
-    moved_last_m: dict[str, float] = field(default_factory=dict)
-    #: Hand-overs inside one turn, cleared when the turn ends: each division's movement orders
-    #: (Command → Movement), the hit zones' shell sets (Gunnery → Damage Step Two) and the
-    #: torpedo hits (Torpedo Movement → Damage Step Two).
-    plans: dict[str, tuple[Order, ...]] | None = None
-    shell_sets: list[ShellSet] = field(default_factory=list)
-    torpedo_hits: list[TorpedoHit] = field(default_factory=list)
-    #: Ruleset-owned values that must survive between turns (JSON-able only).
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:
         """True once a result has been declared."""
         return self.result is not None
 
-    def side_of(self, ship: str) -> str:
-        """The side a ship fights for."""
-        return self.logs[ship].side
+    def copy(self) -> Self:
+        """A copy sharing nothing mutable with this state (a rule system may do it faster)."""
+        return copy.deepcopy(self)
 
-    def ships_of(self, side: str) -> list[str]:
-        """A side's ships in scenario order."""
-        return [n for n, log in self.logs.items() if log.side == side]
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as canonical plain JSON."""
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
-    def copy(self) -> GameState:
-        """One copy per resolution: logs deep-copied, class values shared (frozen).
-
-        The shallow copy is made slot by slot without ``__init__`` (``copy.copy`` goes through
-        ``__reduce_ex__``, several times slower); every mutable field is then replaced below.
-        """
-        new: GameState = object.__new__(GameState)
-        for name in _STATE_SLOTS:
-            setattr(new, name, getattr(self, name))
-        new.logs = {k: v.copy() for k, v in self.logs.items()}
-        new.poses = dict(self.poses)
-        new.divisions = dict(self.divisions)  # Division is frozen
-        new.land = self.land  # never changes during a game
-        new.tracks = {k: list(v) for k, v in self.tracks.items()}
-        new.moved_last_m = dict(self.moved_last_m)
-        new.plans = None if self.plans is None else dict(self.plans)  # orders are frozen
-        new.shell_sets = list(self.shell_sets)
-        new.torpedo_hits = list(self.torpedo_hits)
-        new.extra = copy_extra(self.extra)
-        return new
-
-
-#: Every field of :class:`GameState` (its slots), for the shallow step of ``GameState.copy``.
-_STATE_SLOTS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(GameState))
 
 #: Types ``copy.deepcopy`` returns as they are (immutable leaves of JSON-like data).
 _ATOMIC = frozenset({type(None), bool, int, float, str})
 
 
 def copy_extra(extra: dict[str, Any]) -> dict[str, Any]:
-    """``copy.deepcopy(extra)``, faster for what ``GameState.extra`` holds (JSON-like data).
+    """``copy.deepcopy(extra)``, faster for what a state's ``extra`` holds (JSON-like data).
 
     Plain dicts are rebuilt here, their atomic keys and values (None, bool, int, float, str)
     shared as ``deepcopy`` shares them; anything else goes to ``copy.deepcopy`` with the same
@@ -172,31 +124,11 @@ def _plain(value: Any) -> Any:
     if isinstance(value, set | frozenset):
         return sorted((_plain(v) for v in value), key=repr)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        own = getattr(value, "__plain__", None)
+        if own is not None:
+            return own()
         return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     return repr(value)
-
-
-def log_to_dict(log: ShipLog) -> dict[str, Any]:
-    """A ship log's marks as plain JSON; the class is given by name only."""
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(log):
-        if f.name == "cls":
-            out["class"] = log.cls.name
-        else:
-            out[f.name] = _plain(getattr(log, f.name))
-    return out
-
-
-def state_to_dict(state: GameState) -> dict[str, Any]:
-    """The whole state as canonical plain JSON (ship classes by name)."""
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(state):
-        value = getattr(state, f.name)
-        if f.name == "logs":
-            out["logs"] = {k: log_to_dict(v) for k, v in value.items()}
-        else:
-            out[f.name] = _plain(value)
-    return out
 
 
 def canonical_json(data: Any) -> str:
@@ -204,6 +136,11 @@ def canonical_json(data: Any) -> str:
     return json.dumps(_plain(data), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def state_hash(state: GameState) -> str:
+def plain(value: Any) -> Any:
+    """A JSON-able, canonical form of any state value (floats rounded, sets sorted)."""
+    return _plain(value)
+
+
+def state_hash(state: EngineState) -> str:
     """sha256 of the canonical JSON dump of the state."""
-    return hashlib.sha256(canonical_json(state_to_dict(state)).encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical_json(state.to_dict()).encode("utf-8")).hexdigest()

@@ -1,63 +1,103 @@
-"""The ruleset registry: ``get_ruleset("bf1900")`` (aliases "battlefleet1900", "bf1900-1d6").
+"""The ruleset registry, built from each ruleset's own declaration (name, aliases, version).
 
-Rulesets are imported lazily, on first use, so importing a ruleset's data modules never pulls in
-the engine's game flow.
+``get_ruleset("bf1900")`` (or an alias such as ``"battlefleet1900"``) gives the ruleset object.
+Reading a scenario looks at its ``ruleset =`` line first (:func:`ruleset_of_scenario`) and hands
+the file to that ruleset's schema. Rulesets are imported on first use, so importing a ruleset's
+data modules never pulls in the others.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Any
 
-from battleline.errors import UnknownNameError
+from battleline.engine.ruleset import Ruleset
+from battleline.errors import ScenarioError, UnknownNameError
 
-if TYPE_CHECKING:
-    from battleline.engine.flow import RulesetLike
+#: The modules whose ``RULESET`` object is registered, in listing order.
+MODULES: tuple[str, ...] = (
+    "battleline.rulesets.bf1900.ruleset",
+    "battleline.rulesets.bf1900_12.ruleset",
+    "battleline.rulesets.tgd.ruleset",
+    "battleline.rulesets.dba.ruleset",
+)
+#: The ruleset a scenario file without a ``ruleset =`` line is read with.
+DEFAULT = "bf1900"
 
-#: Canonical name → "module:attribute" of the ruleset object.
-_REGISTRY: dict[str, str] = {
-    "bf1900": "battleline.rulesets.bf1900.ruleset:RULESET",
-    "bf1900-1d12": "battleline.rulesets.bf1900_12.ruleset:RULESET",
-    "tgd": "battleline.rulesets.tgd.ruleset:RULESET",
-    "dba": "battleline.rulesets.dba.ruleset:RULESET",
-}
-_ALIASES: dict[str, str] = {
-    "dbsa": "dba",
-    "damn-battleships-again": "dba",
-    "battlefleet1900": "bf1900",
-    "battlefleet-1900": "bf1900",
-    "bf1900-1d6": "bf1900",
-    "bf6": "bf1900",
-    "battlefleet1900-v2": "bf1900-1d12",
-    "bf1900-v2": "bf1900-1d12",
-    "bf1900-12": "bf1900-1d12",
-    "bf12": "bf1900-1d12",
-}
+AnyRuleset = Ruleset[Any, Any]
+
+
+@cache
+def _registry() -> tuple[dict[str, AnyRuleset], dict[str, str]]:
+    """Every declared ruleset by name, and every alias → name."""
+    rulesets: dict[str, AnyRuleset] = {}
+    aliases: dict[str, str] = {}
+    for module in MODULES:
+        rs: AnyRuleset = importlib.import_module(module).RULESET
+        rulesets[rs.name] = rs
+        for alias in rs.aliases:
+            aliases[alias] = rs.name
+    return rulesets, aliases
 
 
 def ruleset_names() -> list[str]:
     """Canonical names of the registered rulesets."""
-    return sorted(_REGISTRY)
+    return sorted(_registry()[0])
 
 
 def canonical_name(name: str) -> str:
     """The canonical ruleset name for a name or alias (``bf1900@1.0`` is accepted too)."""
+    rulesets, aliases = _registry()
     key = name.strip().lower().split("@", 1)[0]
-    key = _ALIASES.get(key, key)
-    if key not in _REGISTRY:
-        raise UnknownNameError("ruleset", name, [*_REGISTRY, *_ALIASES])
+    key = aliases.get(key, key)
+    if key not in rulesets:
+        raise UnknownNameError("ruleset", name, [*rulesets, *aliases])
     return key
 
 
-def get_ruleset(name: str) -> RulesetLike:
+def get_ruleset(name: str) -> AnyRuleset:
     """The ruleset object for a name or alias."""
-    module_name, attr = _REGISTRY[canonical_name(name)].split(":")
-    ruleset: RulesetLike = getattr(importlib.import_module(module_name), attr)
-    return ruleset
+    return _registry()[0][canonical_name(name)]
 
 
-def ruleset_of_scenario(scenario: str) -> RulesetLike:
-    """The ruleset a scenario (built-in name or file path) asks for."""
-    from battleline.rulesets.bf1900.scenario import peek_ruleset
+def builtin_scenarios() -> dict[str, str]:
+    """Every built-in scenario id → the name of the ruleset it is for."""
+    out: dict[str, str] = {}
+    for name, rs in _registry()[0].items():
+        for sid in rs.scenario_names():
+            out.setdefault(sid, name)
+    return out
 
-    return get_ruleset(peek_ruleset(scenario))
+
+def named_ruleset(scenario: str) -> str:
+    """The ruleset a scenario asks for: a built-in's own, or a file's ``ruleset =`` line."""
+    builtins = builtin_scenarios()
+    if scenario in builtins:
+        return builtins[scenario]
+    path = Path(scenario)
+    if path.suffix != ".toml" and not path.exists():
+        raise UnknownNameError("scenario", scenario, list(builtins))
+    try:
+        with path.open("rb") as fh:
+            raw = tomllib.load(fh)
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read ({exc.strerror})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path}: not valid TOML ({exc})") from exc
+    value = raw.get("ruleset", DEFAULT)
+    if not isinstance(value, str):
+        raise ScenarioError(f"{path}: ruleset: expected a ruleset name, e.g. {DEFAULT!r}")
+    try:
+        return canonical_name(value)
+    except UnknownNameError as exc:
+        raise ScenarioError(f"{path}: ruleset: {exc}") from None
+
+
+def ruleset_of_scenario(scenario: str) -> AnyRuleset:
+    """The ruleset a scenario (built-in name or file path) asks for, its schema checked."""
+    rs = get_ruleset(named_ruleset(scenario))
+    rs.check_scenario(scenario)
+    return rs

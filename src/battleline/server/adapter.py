@@ -10,28 +10,37 @@ so a game does not depend on where that file lies.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from battleline.engine import (
-    Game,
     GameRecord,
     RecordedOrders,
-    SideView,
+    SideViewLike,
     admiral_seed,
-    new_game,
-    replay_game,
     state_hash,
     umpire_view,
     view,
 )
+from battleline.game import AnyGame as Game
+from battleline.game import new_game, replay_game
+from battleline.rulesets.bf1900.view import SideView
 
-__all__ = ["Game", "SideView"]  # the engine types the server names, re-exported from here
+#: The engine types the server names, re-exported from here (``SideView``: bf1900's, drawn).
+__all__ = ["Game", "SideView", "SideViewLike"]
 
 
 def start(scenario: str, seed: int) -> Game:
     """A new game of a built-in id or a server-owned scenario file."""
     return new_game(scenario, seed)
+
+
+def check_scenario(path: str) -> None:
+    """Validate a scenario file with the schema of the ruleset it names (``ScenarioError``)."""
+    from battleline.rulesets import ruleset_of_scenario
+
+    ruleset_of_scenario(path)
 
 
 def rebuild(
@@ -65,9 +74,16 @@ def check(game: Game, side: str, lines: Sequence[str], turn: int, phase: str) ->
     game.check(side, list(lines), turn=turn, phase=phase)
 
 
-def side_view(game: Game, side: str, since: int = 0) -> SideView:
+def side_view(game: Game, side: str, since: int = 0) -> SideViewLike:
     """What one side may see; ``since`` skips events already sent."""
-    return view(game, side, since=since)
+    seen: SideViewLike = view(game, side, since=since)
+    return seen
+
+
+def view_json(seen: SideViewLike) -> str:
+    """A side's view as the JSON text a server sends."""
+    to_json = getattr(seen, "to_json", None)
+    return str(to_json()) if callable(to_json) else json.dumps(seen.to_dict(), ensure_ascii=False)
 
 
 def events_count(game: Game) -> int:
@@ -150,7 +166,7 @@ def admiral_for(game: Game, side: str) -> Any:
     from battleline.ai.base import admiral_factory
 
     index = game.state.sides.index(side)
-    return admiral_factory()(side, admiral_seed(game.state.seed, index))
+    return admiral_factory(game.ruleset.name)(side, admiral_seed(game.state.seed, index))
 
 
 def legal_lines(game: Game, side: str, lines: Sequence[str]) -> list[str]:

@@ -297,13 +297,13 @@ def create_app(
 
     @app.get("/api/games/{game_id}/view", responses=errors)
     def side_view(game_id: GameId, token: Token, since: Annotated[int, Query(ge=0)] = 0) -> Any:
-        """The game as the token's side sees it (``SideView.to_json()``)."""
+        """The game as the token's side sees it (the ruleset's side view as JSON)."""
         side = side_of(game_id, token)
         with opened(game_id) as live:
             seen = adapter.side_view(live.game, side, since=since)
             total = adapter.events_count(live.game)
         return Response(
-            seen.to_json(),
+            adapter.view_json(seen),
             media_type="application/json",
             headers={EVENTS_HEADER: str(total), "Cache-Control": "no-store"},
         )
@@ -384,7 +384,10 @@ def create_app(
             seen = adapter.side_view(live.game, side, since=adapter.events_count(live.game))
             land = land_of(live)
         title = f"{side}: turn {seen.turn}, {seen.phase} phase"
-        svg = picture_svg(seen, land, title)
+        try:
+            svg = picture_svg(seen, land, title)
+        except BattlelineError as exc:
+            raise HTTPException(404, str(exc)) from None
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
     @app.get("/", include_in_schema=False)

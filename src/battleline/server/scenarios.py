@@ -20,7 +20,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from battleline.errors import BattlelineError, ScenarioError
+from battleline.errors import BattlelineError
 
 #: The largest scenario text accepted, in bytes of UTF-8.
 MAX_SCENARIO_BYTES = 256 * 1024
@@ -50,8 +50,8 @@ class Upload:
 
 
 def builtin_names() -> list[str]:
-    """The ids of the built-in scenarios, in their listing order."""
-    from battleline.rulesets.bf1900.scenario import builtin_scenarios
+    """The ids of the built-in scenarios of every ruleset, in their listing order."""
+    from battleline.rulesets import builtin_scenarios
 
     return list(builtin_scenarios())
 
@@ -104,8 +104,12 @@ def encode(text: str) -> bytes:
 
 
 def validate(text: str) -> Upload:
-    """Parse and validate scenario text with the scenario schema; :class:`ScenarioInputError`."""
-    from battleline.rulesets.bf1900.scenario import parse_scenario
+    """Check uploaded text before anything is written: size, UTF-8, TOML, a known ruleset.
+
+    The ruleset's own scenario schema is checked next, on the server's copy
+    (:func:`battleline.server.adapter.check_scenario`), so its errors name the field.
+    """
+    from battleline.rulesets import canonical_name
 
     data = encode(text)
     decode(data)  # the same size and content checks as a raw upload
@@ -113,16 +117,22 @@ def validate(text: str) -> Upload:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioInputError(f"scenario_text: not valid TOML ({exc})") from None
+    ruleset = raw.get("ruleset", "bf1900")
     try:
-        sc = parse_scenario(raw, "scenario_text")
-    except ScenarioError as exc:
-        raise ScenarioInputError(str(exc)) from None
-    ships = sum(len(d.ships) for s in sc.sides for d in s.divisions)
+        canonical_name(ruleset if isinstance(ruleset, str) else "")
+    except BattlelineError as exc:
+        raise ScenarioInputError(f"scenario_text: ruleset: {exc}") from None
+    ships = len(raw.get("ship", [])) if isinstance(raw.get("ship"), list) else 0
+    for side in raw.get("sides", []) if isinstance(raw.get("sides"), list) else []:
+        for div in side.get("divisions", []) if isinstance(side, dict) else []:
+            ships += len(div.get("ships", [])) if isinstance(div, dict) else 0
     if ships > MAX_SHIPS:
         raise ScenarioInputError(
             f"scenario_text: {ships} ships is more than the limit of {MAX_SHIPS}"
         )
-    return Upload(text, hashlib.sha256(data).hexdigest(), sc.id, sc.title)
+    return Upload(
+        text, hashlib.sha256(data).hexdigest(), str(raw.get("id", "")), str(raw.get("title", ""))
+    )
 
 
 def default_folder() -> Path:
@@ -175,3 +185,10 @@ def materialize(folder: Path, digest: str, text: str) -> Path:
         raise
     _verified.add(path)
     return path
+
+
+def discard(folder: Path, digest: str) -> None:
+    """Remove the file written for a text (an upload no game was made from)."""
+    path = folder / f"{UPLOAD_PREFIX}{digest}.toml"
+    _verified.discard(path)
+    path.unlink(missing_ok=True)

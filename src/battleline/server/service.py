@@ -43,14 +43,25 @@ def create_game(
     if text is None:
         assert scenario is not None
         ref = builtin(scenario)
-        path = ref
-    else:
-        ref = validate(text).ref
-        path = store.scenario_path(ref, text)
+        return _stored(store, adapter.start(ref, seed), ref, ai_sides, None)
+    ref = validate(text).ref
+    path = store.scenario_path(ref, text)
     try:
-        game = adapter.start(path, seed)
-    except BattlelineError as exc:
-        raise ScenarioInputError(f"scenario: cannot set up the battle: {exc}") from None
+        try:
+            adapter.check_scenario(path)
+            game = adapter.start(path, seed)
+        except BattlelineError as exc:
+            raise ScenarioInputError(str(exc).replace(path, "scenario_text")) from None
+        return _stored(store, game, ref, ai_sides, text)
+    except BaseException:
+        store.discard_copy(ref)  # no game holds this text: leave no file behind
+        raise
+
+
+def _stored(
+    store: GameStore, game: adapter.Game, ref: str, ai_sides: Sequence[str], text: str | None
+) -> tuple[LiveGame, NewSeats]:
+    """Check the AI sides, store the new game, let the AI give its first orders, save."""
     sides = adapter.sides(game)
     for side in ai_sides:
         if side not in sides:
@@ -102,12 +113,14 @@ def advance_ai(live: LiveGame) -> None:
                 adapter.submit(game, side, adapter.legal_lines(game, side, lines), turn, phase)
 
 
-def picture_svg(side_view: adapter.SideView, land: Sequence[Any] = (), title: str = "") -> str:
+def picture_svg(side_view: adapter.SideViewLike, land: Sequence[Any] = (), title: str = "") -> str:
     """The table as one side sees it, drawn from its view alone (plus the scenario's land)."""
     from battleline.rulesets.bf1900.render import render_table
     from battleline.rulesets.bf1900.scales import get_scale
     from battleline.rulesets.bf1900.scenario import lookup_class
 
+    if not isinstance(side_view, adapter.SideView):
+        raise BattlelineError(f"picture: the {type(side_view).__name__} has no table picture")
     sc = get_scale(side_view.scale)
     poses = {s.name: s.pose for s in side_view.own}
     poses.update({c.name: c.pose for c in side_view.contacts})

@@ -43,6 +43,7 @@ from battleline.server.scenarios import (
     ScenarioInputError,
     builtin_names,
     default_folder,
+    discard,
     materialize,
 )
 from battleline.server.tables import (
@@ -202,6 +203,14 @@ class GameStore:
             return str(materialize(self.folder, sha, text))
         except (ScenarioInputError, OSError) as exc:
             raise StoreError(f"scenario {ref!r}: cannot write the server's copy: {exc}") from None
+
+    def discard_copy(self, ref: str) -> None:
+        """Remove the server's copy of an uploaded text that no stored game holds."""
+        sha = ref.removeprefix(UPLOAD_PREFIX)
+        with Session(self.engine) as session:
+            if session.get(ScenarioTextRow, sha) is not None:
+                return
+        discard(self.folder, sha)
 
     # -- making a game ------------------------------------------------------------------------
 

@@ -312,6 +312,6 @@ def simulate(
 def _check_scenario(scenario: str) -> None:
     """Load the scenario here first: an unknown name fails at once, before any worker starts,
     and forked workers inherit the loaded data."""
-    from battleline.engine import new_game
+    from battleline.game import new_game
 
     new_game(scenario, 0)

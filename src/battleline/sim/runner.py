@@ -14,13 +14,14 @@ same battle on any worker.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from battleline.engine.events import Event, EventKind
-from battleline.engine.state import GameState
+from battleline.engine.events import Event, EventKind, EventLog
+from battleline.engine.ruleset import ShipFate
+from battleline.engine.state import EngineState
 
 #: Damage causes the report counts, in report order.
 CAUSES: tuple[str, ...] = ("gunfire", "torpedo", "flooding", "fire", "explosion")
@@ -110,42 +111,45 @@ _COUNTED_KINDS = frozenset(
 
 
 def count_damage(
-    state: GameState, events: Iterable[Event]
+    sides: Sequence[str], side_of: Mapping[str, str], events: Iterable[Event]
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Damage received by each side's ships, counted by cause (see :func:`cause_of`)."""
-    a, b = state.sides
+    """Damage received by each side's ships (``side_of``: ship → side), counted by cause (see
+    :func:`cause_of`)."""
+    a, b = sides
     counts = {a: [0] * len(CAUSES), b: [0] * len(CAUSES)}
     slot = {c: i for i, c in enumerate(CAUSES)}
-    side_of = {name: log.side for name, log in state.logs.items()}
     for event in events:
         # Most events (rolls, orders, moves ...) are of kinds no cause counts: skip them first.
-        if event.kind not in _COUNTED_KINDS or event.ship not in side_of:
+        if event.kind not in _COUNTED_KINDS:
+            continue
+        side = side_of.get(event.ship or "")
+        if side is None:
             continue
         cause = cause_of(event)
         if cause is not None:
-            counts[side_of[event.ship]][slot[cause]] += 1
+            counts[side][slot[cause]] += 1
     return tuple(counts[a]), tuple(counts[b])
 
 
-def record_of(index: int, state: GameState, events: Iterable[Event]) -> BattleRecord:
-    """Read a finished game's state and events into a :class:`BattleRecord`."""
-    from battleline.rulesets.bf1900.ruleset import ship_fate
-
+def record_of(
+    index: int, state: EngineState, fates: Sequence[ShipFate], events: Iterable[Event]
+) -> BattleRecord:
+    """Read a finished game's state, its ships' fates and its events into a
+    :class:`BattleRecord`."""
     a, b = state.sides
     sides = (a, b)
     sunk = [0, 0]
     crippled = [0, 0]
     in_battle = [False, False]
     classes: dict[tuple[str, str], list[int]] = {}
-    for log in state.logs.values():
-        i = sides.index(log.side)
-        fate = ship_fate(log)
-        sunk[i] += fate in LOST_FATES
-        crippled[i] += fate == "crippled"
-        in_battle[i] = in_battle[i] or log.in_battle
-        row = classes.setdefault((log.side, log.cls.name), [0, 0])
+    for f in fates:
+        i = sides.index(f.side)
+        sunk[i] += f.fate in LOST_FATES
+        crippled[i] += f.fate == "crippled"
+        in_battle[i] = in_battle[i] or f.in_battle
+        row = classes.setdefault((f.side, f.ship_class), [0, 0])
         row[0] += 1
-        row[1] += fate not in GONE_FATES
+        row[1] += f.fate not in GONE_FATES
     result = state.result
     return BattleRecord(
         index=index,
@@ -156,27 +160,38 @@ def record_of(index: int, state: GameState, events: Iterable[Event]) -> BattleRe
         sunk=(sunk[0], sunk[1]),
         crippled=(crippled[0], crippled[1]),
         classes=tuple((s, c, n, k) for (s, c), (n, k) in sorted(classes.items())),
-        damage=count_damage(state, events),
+        damage=count_damage(sides, {f.name: f.side for f in fates}, events),
     )
 
 
-def play_battle(scenario: str, seed: int, index: int) -> BattleRecord:
+def lean_log() -> EventLog:
+    """The event log of a Monte Carlo battle: only what the tally and the admirals read.
+
+    A run can always be played again in full from its seed (``battleline sim ... --show RUN``).
+    """
+    from battleline.ai.base import ADMIRAL_READS
+
+    return EventLog(keep=_COUNTED_KINDS | ADMIRAL_READS | {EventKind.PHASE, EventKind.RESULT})
+
+
+def play_battle(scenario: str, seed: int, index: int, *, lean: bool = True) -> BattleRecord:
     """Play run ``index`` of the sweep seeded ``seed``: AI against AI to the result.
 
-    If the engine stops the battle with an error (a rules or AI bug), the record says so
+    The battle keeps a lean event log (:func:`lean_log`) unless ``lean`` is False. If the engine
+    stops the battle with an error (a rules or AI bug), the record says so
     (:meth:`BattleRecord.failed`) instead of losing the whole sweep; the report lists it with
-    the game seed that replays it (``battleline demo --scenario ... --seed ...``).
+    the run that replays it (``battleline sim ... --show RUN``).
     """
-    from battleline.ai.base import admiral_factory, play
-    from battleline.engine import new_game
+    from battleline.ai.base import play
+    from battleline.game import new_game
 
-    game = new_game(scenario, run_seed(seed, index))
+    game = new_game(scenario, run_seed(seed, index), events=lean_log() if lean else None)
     a, b = game.state.sides
     try:
-        play(game, factory=admiral_factory())
+        play(game)
     except Exception as exc:  # one bad battle must not sink a sweep of thousands
         lines = str(exc).strip().splitlines()
         return BattleRecord.failed(
             index, (a, b), f"{type(exc).__name__}: {lines[0] if lines else ''}"
         )
-    return record_of(index, game.state, game.events)
+    return record_of(index, game.state, game.ruleset.fates(game.state), game.events)

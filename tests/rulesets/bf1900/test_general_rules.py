@@ -12,8 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from battleline.ai.base import legal_lines, stand_in
-from battleline.engine import Game, admiral_seed, new_game, view
+from battleline.engine import Game, admiral_seed, view
 from battleline.engine.events import EventKind
+from battleline.game import new_game
 from battleline.printing import scenario_sections
 from battleline.printing.charts_pdf import write_charts
 from battleline.printing.gunnery_log_pdf import (

@@ -171,12 +171,12 @@ def test_calibration_summary_counts_victor_rate_and_interval() -> None:
 def test_historical_scenario_plays_to_the_end_under_the_ai(sid: str) -> None:
     """AI against AI, the game runs to a result within the turn limit, and every ship has one
     of the summary's fates."""
-    from battleline.ai.base import admiral_factory, play
-    from battleline.engine import new_game
+    from battleline.ai.base import play
+    from battleline.game import new_game
     from battleline.rulesets.bf1900.ruleset import ship_fate
 
     game = new_game(sid, 1)
-    play(game, factory=admiral_factory())
+    play(game)
     state = game.state
     assert game.finished and state.result is not None
     assert 1 <= state.turn <= get_scenario(sid).turn_limit

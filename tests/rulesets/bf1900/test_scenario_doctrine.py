@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from battleline.engine import new_game
 from battleline.errors import ScenarioError
+from battleline.game import new_game
 from battleline.rulesets.bf1900.scenario import (
     GUNNERY_LEVELS,
     builtin_scenarios,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from battleline.ai.base import play, stand_in
-from battleline.engine import Game, new_game
+from battleline.engine import Game
 from battleline.engine.events import Event, EventKind
 from battleline.errors import (
     IllegalOrderError,
@@ -15,6 +15,7 @@ from battleline.errors import (
     ScenarioError,
     UnknownNameError,
 )
+from battleline.game import new_game
 from battleline.rulesets.bf1900.ruleset import crippled, ship_fate, verdict
 from battleline.rulesets.bf1900.scenario import builtin_scenarios, get_scenario, load_scenario_file
 from battleline.rulesets.bf1900.ship import FloodLevel

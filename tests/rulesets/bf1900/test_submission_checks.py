@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from battleline.engine import new_game, submit
+from battleline.engine import submit
 from battleline.errors import IllegalOrderError
+from battleline.game import new_game
 
 
 def test_BF6_CMD_16_an_ineligible_drop_out_is_refused_on_submission() -> None:

@@ -154,7 +154,8 @@ def test_scenario_errors(tmp_path: Path) -> None:
 
 def test_registered_and_replayable() -> None:
     """``new_game(..., "dba")`` through the registry; the record replays to the same state."""
-    from battleline.engine import GameRecord, new_game, replay, verify
+    from battleline.engine import GameRecord
+    from battleline.game import new_game, replay, verify
 
     g = new_game("yalu", 5, "dbsa")
     assert g.ruleset.name == "dba"

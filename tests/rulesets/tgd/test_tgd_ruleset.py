@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from battleline.engine import new_game, submit
+from battleline.engine import submit
 from battleline.engine.events import EventKind, EventLog
 from battleline.engine.geometry import Pose
 from battleline.engine.state import state_hash
 from battleline.errors import IllegalOrderError, OrderSyntaxError
+from battleline.game import new_game
 from battleline.rulesets import get_ruleset
 from battleline.rulesets.bf1900.shipdb import get_ship_class
 from battleline.rulesets.tgd.card import Battery

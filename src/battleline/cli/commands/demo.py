@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from battleline.engine import Game, GameRecord, new_game
+from battleline.engine import Game, GameRecord
 from battleline.engine.events import Event, EventKind
-from battleline.engine.state import GameState
+from battleline.engine.ruleset import ShipFate
+from battleline.game import new_game
 
 DEFAULT_SCENARIO = "channel-1900"
 
@@ -107,53 +109,30 @@ class Narrator:
         shots.clear()
 
 
-def summary(state: GameState) -> Table:
-    """Each ship's fate."""
-    from battleline.rulesets.bf1900.ruleset import ship_fate
-
+def summary(fates: Sequence[ShipFate]) -> Table:
+    """Each ship's fate, with the ruleset's own detail columns."""
     table = Table(title="Fates", title_justify="left")
-    for col in ("side", "ship", "class", "fate", "speed", "flooding", "fires", "DC dice"):
+    extra = [k for k, _ in fates[0].details] if fates else []
+    for col in ("side", "ship", "class", "fate", *extra):
         table.add_column(col)
-    for name, log in state.logs.items():
-        fate = ship_fate(log)
+    for f in fates:
         style = {
             "sunk": "bold red",
             "sinking": "red",
             "surrendered": "yellow",
             "crippled": "yellow",
             "intact": "green",
-        }.get(fate, "")
+        }.get(f.fate, "")
         table.add_row(
-            log.side,
-            name,
-            log.cls.name,
-            Text(fate, style=style),
-            f"{log.speed_knots:g} kn",
-            str(log.flooding_points),
-            str(log.fires),
-            str(log.dc_dice),
+            f.side, f.name, f.ship_class, Text(f.fate, style=style), *(v for _, v in f.details)
         )
     return table
 
 
-def write_picture(state: GameState, path: Path) -> Path:
-    """The battle's tracks drawn with the table renderer (``render.render_table``)."""
-    from battleline.rulesets.bf1900.render import render_table
-    from battleline.rulesets.bf1900.ruleset import land_of, scale_of
-
-    scale = scale_of(state)
-    labels = {n: f"{n} (sunk)" for n, log in state.logs.items() if log.sunk}
-    return render_table(
-        path,
-        state.poses,
-        {n: scale.base_size_m(log.cls) for n, log in state.logs.items()},
-        {n: log.side for n, log in state.logs.items()},
-        land_of(state),
-        tracks=state.tracks,
-        labels=labels,
-        title=f"{state.scenario}, seed {state.seed}: turn {state.turn}",
-        scale=scale,
-    )
+def write_picture(game: Game[Any, Any], path: Path) -> Path | None:
+    """The battle's tracks drawn by the ruleset (``None`` if it draws none)."""
+    written = game.ruleset.picture(game.state, str(path))
+    return None if written is None else Path(written)
 
 
 def run_demo(
@@ -164,30 +143,31 @@ def run_demo(
     quiet: bool = False,
     save: Path | None = None,
     picture: Path | None = None,
-) -> Game:
+) -> Game[Any, Any]:
     """Play the demo and print it; returns the finished game."""
-    from battleline.ai.base import admiral_factory, play
+    from battleline.ai.base import play
 
     game = new_game(scenario, seed)
     st = game.state
     console.print(
         f"[bold]battleline demo[/]: {scenario}, seed {seed}, {st.sides[0]} against {st.sides[1]}, "
-        f"{len(st.logs)} ships, up to {st.turn_limit} turns"
+        f"{len(game.ruleset.fates(st))} ships, up to {st.turn_limit} turns"
     )
     narrator = Narrator(console)
     if not quiet:
         narrator(game.events.events)
-    play(game, factory=admiral_factory(), on_events=None if quiet else narrator)
+    play(game, on_events=None if quiet else narrator)
     console.print()
-    console.print(summary(game.state))
+    console.print(summary(game.ruleset.fates(game.state)))
     assert game.state.result is not None
     console.print(Text(game.state.result.line(), style="bold"))
     if save is not None:
         GameRecord.of(game).save(save)
         console.print(f"game saved to {save}")
     target = picture or Path(f"battleline-{Path(scenario).stem}-seed{seed}.svg")
-    where = write_picture(game.state, target)
-    console.print(f"picture of the tracks: {where}")
+    where = write_picture(game, target)
+    if where is not None:
+        console.print(f"picture of the tracks: {where}")
     return game
 
 

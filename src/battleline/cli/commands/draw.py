@@ -27,7 +27,7 @@ def draw_scenario(scenario: str, out: Path | None = None, scale: str | None = No
     Raises :class:`ScenarioError` for an unknown scenario or a file name that is not ``.svg`` or
     ``.png``, :class:`UnknownNameError` for an unknown scale.
     """
-    from battleline.engine import new_game
+    from battleline.game import new_game
     from battleline.rulesets.bf1900.render import render_table
     from battleline.rulesets.bf1900.scales import get_scale
     from battleline.rulesets.bf1900.table import Land

@@ -7,7 +7,8 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-from battleline.engine import GameRecord, replay, state_hash
+from battleline.engine import GameRecord, state_hash
+from battleline.game import replay
 
 
 def register(app: typer.Typer) -> None:

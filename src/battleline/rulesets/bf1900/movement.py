@@ -307,8 +307,10 @@ class Contact:
         return {key: self.other, "x": round(self.x, 1), "y": round(self.y, 1)}
 
     def emit(self, log: EventLog) -> Event:
-        """Record this contact in an event log."""
-        return log.emit(self.kind, self.text, ship=self.ship, **self.data)
+        """Record this contact in an event log; a collision is seen by both ships' sides."""
+        other_side = log.owners.get(self.other) if self.kind is EventKind.COLLISION else None
+        seen_by = (other_side,) if other_side is not None else ()
+        return log.emit(self.kind, self.text, ship=self.ship, seen_by=seen_by, **self.data)
 
 
 #: Slack, metres, added to a base's reach (its half-diagonal) in the broad phase of collisions.

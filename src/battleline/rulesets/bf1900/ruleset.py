@@ -20,17 +20,18 @@ land through its scenario).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from battleline.engine.dice import SeededDice
 from battleline.engine.events import EventLog
-from battleline.engine.flow import PhaseSpec
 from battleline.engine.geometry import Pose
-from battleline.engine.state import GameState, Result
+from battleline.engine.ruleset import PhaseSpec, ShipFate
+from battleline.engine.state import Result
 from battleline.errors import IllegalOrderError, OrderSyntaxError
-from battleline.rulesets.bf1900 import command, gunnery, notation, torpedoes
+from battleline.rulesets.bf1900 import command, gunnery, notation, planning, torpedoes
 from battleline.rulesets.bf1900.charts import Charts, load_charts
 from battleline.rulesets.bf1900.damage.declarations import DCDeclaration, parse_declarations
 from battleline.rulesets.bf1900.damage.phase import run_damage_phase
@@ -41,11 +42,17 @@ from battleline.rulesets.bf1900.divisions import (
     default_interval_m,
     initial_wake,
 )
+from battleline.rulesets.bf1900.planning import PlannedMove
 from battleline.rulesets.bf1900.scales import Scale, get_scale
-from battleline.rulesets.bf1900.scenario import Scenario, get_scenario
+from battleline.rulesets.bf1900.scenario import Scenario, builtin_scenarios, get_scenario
 from battleline.rulesets.bf1900.ship import GunClass
 from battleline.rulesets.bf1900.shiplog import ShipLog
+from battleline.rulesets.bf1900.state import Bf1900State
 from battleline.rulesets.bf1900.table import Land
+from battleline.rulesets.bf1900.view import SideView, side_view
+
+if TYPE_CHECKING:
+    from battleline.engine.flow import Game
 
 NAME = "bf1900"
 VERSION = "0.1"
@@ -82,12 +89,12 @@ def use_charts(path: str | Path | None) -> Charts:
     return charts
 
 
-def scale_of(state: GameState) -> Scale:
+def scale_of(state: Bf1900State) -> Scale:
     """The game's :class:`~battleline.rulesets.bf1900.scales.Scale`."""
     return _scale(state.scale)
 
 
-def land_of(state: GameState) -> tuple[Land, ...]:
+def land_of(state: Bf1900State) -> tuple[Land, ...]:
     """The scenario's land as ``table.Land`` pieces."""
     return _land(state.scenario)
 
@@ -127,7 +134,7 @@ def ship_fate(log: ShipLog) -> str:
     return "damaged" if damaged else "intact"
 
 
-def points_against(state: GameState, side: str, scenario: Scenario) -> float:
+def points_against(state: Bf1900State, side: str, scenario: Scenario) -> float:
     """Victory points the enemies of ``side`` have scored against its ships."""
     v = scenario.victory
     total = 0.0
@@ -142,7 +149,7 @@ def points_against(state: GameState, side: str, scenario: Scenario) -> float:
     return total
 
 
-def verdict(state: GameState, reason: str) -> Result:
+def verdict(state: Bf1900State, reason: str) -> Result:
     """Points for ships sunk (or surrendered) and crippled, by size; the winner needs a lead of
     at least the scenario's margin of the larger score, else a draw."""
     sc = get_scenario(state.scenario)
@@ -159,7 +166,7 @@ def verdict(state: GameState, reason: str) -> Result:
 # -- set-up ----------------------------------------------------------------------------------
 
 
-def new_state(scenario: str, seed: int) -> GameState:
+def new_state(scenario: str, seed: int) -> Bf1900State:
     """Place every ship, fill its log and form the divisions (BF6-GEN-04, BF6-GEN-06)."""
     sc = get_scenario(scenario)
     scale = _scale(sc.scale)
@@ -190,7 +197,7 @@ def new_state(scenario: str, seed: int) -> GameState:
                 interval_m=div.spacing or interval,
             )
             divisions[div.name] = division.with_(wake=initial_wake(division, poses))
-    state = GameState(
+    state = Bf1900State(
         scenario=scenario,
         ruleset=f"{NAME}@{VERSION}",
         seed=seed,
@@ -214,7 +221,7 @@ def new_state(scenario: str, seed: int) -> GameState:
 # -- order parsing ---------------------------------------------------------------------------
 
 
-def _own_ship(state: GameState, side: str, name: str, phase: str) -> ShipLog:
+def _own_ship(state: Bf1900State, side: str, name: str, phase: str) -> ShipLog:
     log = state.logs.get(name)
     if log is None:
         raise IllegalOrderError(f"turn {state.turn} {phase}: no ship named {name!r}")
@@ -230,11 +237,18 @@ def _split_ship(text: str) -> tuple[str, str]:
     return ship.strip(), rest.strip()
 
 
-def parse_command(
-    state: GameState, side: str, texts: Sequence[str]
-) -> dict[str, tuple[notation.Order, ...]]:
+@dataclass(frozen=True, slots=True)
+class SealedCommand:
+    """One side's Command Phase orders as sealed: the orders by division, and the move each
+    division's orders make, planned on submission (the Movement Phase carries it out)."""
+
+    orders: dict[str, tuple[notation.Order, ...]]
+    moves: dict[str, PlannedMove]
+
+
+def parse_command(state: Bf1900State, side: str, texts: Sequence[str]) -> SealedCommand:
     """Read ``<division>: <orders>`` lines (BF6-CMD-01..17 in ``notation``; fleet messages as
-    ``SIG ...``), check each division's orders (``command.check_orders``)."""
+    ``SIG ...``), check each division's orders and plan its move (``command.check_and_plan``)."""
     out: dict[str, tuple[notation.Order, ...]] = {}
     for text in texts:
         if ":" not in text:
@@ -254,7 +268,7 @@ def parse_command(
     # Every check the Command Phase makes without dice, done now: stop with another order,
     # impossible speeds (BF6-MOV-01/03/06), ineligible drop-outs (BF6-CMD-16) and flag transfers
     # (BF6-CMD-19), so nothing a side submits can fail later at resolution.
-    command.check_orders(
+    _, moves = command.check_and_plan(
         state.divisions, out, state.logs, state.poses, scale_of(state), state.moved_last_m
     )
     for name, orders in out.items():
@@ -268,11 +282,11 @@ def parse_command(
                 f"turn {state.turn} command: {name}: this scenario allows no surrender "
                 "(option 'surrender' is off; BF6-CMD-32)"
             )
-    return out
+    return SealedCommand(out, moves)
 
 
 def parse_torpedoes(
-    state: GameState, side: str, texts: Sequence[str]
+    state: Bf1900State, side: str, texts: Sequence[str]
 ) -> list[torpedoes.TorpedoLaunch]:
     """Read and check torpedo launches (BF6-TORP-02..10) with ``torpedoes``."""
     launches = [torpedoes.TorpedoLaunch.parse(t) for t in texts]
@@ -285,7 +299,9 @@ def parse_torpedoes(
     return launches
 
 
-def parse_gunnery(state: GameState, side: str, texts: Sequence[str]) -> list[gunnery.GunneryEntry]:
+def parse_gunnery(
+    state: Bf1900State, side: str, texts: Sequence[str]
+) -> list[gunnery.GunneryEntry]:
     """Read and check a side's gunnery log (BF6-GUN-01/02, BF6-TGT, BF6-LOS, BF6-ROF, arcs)."""
     entries = [gunnery.GunneryEntry.parse(t, side) for t in texts]
     for e in entries:
@@ -303,7 +319,9 @@ def parse_gunnery(state: GameState, side: str, texts: Sequence[str]) -> list[gun
     return entries
 
 
-def parse_damage_control(state: GameState, side: str, texts: Sequence[str]) -> list[DCDeclaration]:
+def parse_damage_control(
+    state: Bf1900State, side: str, texts: Sequence[str]
+) -> list[DCDeclaration]:
     """Read ``<ship>: P; M:A`` lines: each ship's Step Three declarations, named before any die
     is rolled (BF6-REP-05), checked against its log (BF6-DC-02/04, BF6-SINK-03)."""
     out: list[DCDeclaration] = []
@@ -318,7 +336,7 @@ def parse_damage_control(state: GameState, side: str, texts: Sequence[str]) -> l
     return out
 
 
-def _has_damage_control(state: GameState, side: str) -> bool:
+def _has_damage_control(state: Bf1900State, side: str) -> bool:
     """Whether any of the side's ships has DC dice and something to spend them on."""
     return any(
         log.side == side and log.in_battle and log.dc_dice > 0 and ship_fate(log) != "intact"
@@ -331,13 +349,16 @@ def _has_damage_control(state: GameState, side: str) -> bool:
 Orders = Mapping[str, Any]
 
 
-def resolve_command(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+def resolve_command(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
     """The Command Phase for both sides at once (BF6-CMD-01..32): lost ships leave their
     divisions, flags pass (BF6-CMD-18..24), drop-outs, fleet messages (surrender included); the
-    divisions' movement orders wait for the Movement Phase."""
-    merged: dict[str, Any] = {}
+    divisions' movement orders, and the moves planned when they were sealed, wait for the
+    Movement Phase."""
+    merged: dict[str, tuple[notation.Order, ...]] = {}
+    moves: dict[str, PlannedMove] = {}
     for side in state.sides:
-        merged.update(orders[side])
+        merged.update(orders[side].orders)
+        moves.update(orders[side].moves)
     result = command.command_phase(
         state.divisions,
         merged,
@@ -347,15 +368,20 @@ def resolve_command(state: GameState, orders: Orders, dice: SeededDice, events: 
         state.moved_last_m,
         dice,
         events,
+        planned=moves,
     )
     state.divisions = dict(result.divisions)
     state.plans = {name: tuple(o) for name, o in result.movement_orders.items()}
+    state.moves = dict(result.plans)
 
 
-def resolve_movement(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+def resolve_movement(
+    state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog
+) -> None:
     """Every division moves at once (BF6-GEN-07, BF6-MOV-01..07, BF6-CMD-04..17); collisions
-    and groundings stop ships (``command.movement_phase``)."""
-    result = command.movement_phase(
+    and groundings stop ships (``planning.movement_phase``); each division makes the move
+    planned when its orders were sealed, unless the Command Phase changed it."""
+    result = planning.movement_phase(
         state.divisions,
         state.plans or {},
         state.poses,
@@ -364,7 +390,9 @@ def resolve_movement(state: GameState, orders: Orders, dice: SeededDice, events:
         state.moved_last_m,
         events,
         land_of(state),
+        planned=state.moves,
     )
+    state.moves = {}
     state.poses = dict(result.poses)
     state.divisions = dict(result.divisions)
     state.moved_last_m = dict(result.last_moves)
@@ -373,7 +401,7 @@ def resolve_movement(state: GameState, orders: Orders, dice: SeededDice, events:
             state.tracks.setdefault(name, []).extend(track.points[1:])
 
 
-def resolve_gunnery(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+def resolve_gunnery(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
     """Measure every sealed estimate at once (BF6-GUN-03, BF6-MEAS-01); sinking ships' crews roll
     first (BF6-SINK-04). The shell sets of the hit zones wait for Damage Step Two."""
     entries = [e for side in state.sides for e in orders[side]]
@@ -392,7 +420,7 @@ def resolve_gunnery(state: GameState, orders: Orders, dice: SeededDice, events: 
     )
 
 
-def resolve_torpedo(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+def resolve_torpedo(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
     """Launch and run the declared torpedoes (BF6-TORP-01..11)."""
     launches = [launch for side in state.sides for launch in orders[side]]
     state.torpedo_hits = []
@@ -412,7 +440,7 @@ def resolve_torpedo(state: GameState, orders: Orders, dice: SeededDice, events: 
     )
 
 
-def resolve_damage(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+def resolve_damage(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
     """Damage Steps One to Four (BF6-DMG-02..13): fire and flooding, the turn's shell sets and
     torpedo hits, the declared damage control, sinking and listing (``damage.phase``)."""
     declarations: dict[str, list[DCDeclaration]] = {}
@@ -430,7 +458,7 @@ def resolve_damage(state: GameState, orders: Orders, dice: SeededDice, events: E
     )
 
 
-def end_turn(state: GameState, events: EventLog) -> Result | None:
+def end_turn(state: Bf1900State, events: EventLog) -> Result | None:
     """Clear the turn's hand-overs; end the game when a side has nothing left in battle."""
     state.plans = None
     state.shell_sets = []
@@ -446,7 +474,7 @@ def end_turn(state: GameState, events: EventLog) -> Result | None:
     return None
 
 
-def _has_torpedoes(state: GameState, side: str) -> bool:
+def _has_torpedoes(state: Bf1900State, side: str) -> bool:
     return any(
         log.in_battle and any(n > 0 for n in log.torpedoes_left.values())
         for log in state.logs.values()
@@ -454,7 +482,7 @@ def _has_torpedoes(state: GameState, side: str) -> bool:
     )
 
 
-PHASES: tuple[PhaseSpec, ...] = (
+PHASES: tuple[PhaseSpec[Bf1900State, Any], ...] = (
     PhaseSpec(
         "command",
         "divisional and fleet orders",
@@ -485,23 +513,88 @@ PHASES: tuple[PhaseSpec, ...] = (
 )
 
 
+def bf1900_scenario_names(ruleset: str) -> list[str]:
+    """The built-in bf1900-schema scenarios that name ``ruleset``."""
+    return [sid for sid, sc in builtin_scenarios().items() if sc.ruleset == ruleset]
+
+
+def check_bf1900_scenario(scenario: str) -> str:
+    """Validate a scenario with the bf1900 schema (raises ``ScenarioError``); its title."""
+    return get_scenario(scenario).title
+
+
 class Ruleset:
     """The bf1900 ruleset as the engine sees it."""
 
-    name = NAME
-    version = VERSION
-    aliases = ALIASES
-    phases = PHASES
+    name: str = NAME
+    version: str = VERSION
+    aliases: tuple[str, ...] = ALIASES
+    phases: tuple[PhaseSpec[Bf1900State, Any], ...] = PHASES
 
-    def new_state(self, scenario: str, seed: int) -> GameState:
+    def scenario_names(self) -> list[str]:
+        """The built-in scenarios for this ruleset."""
+        return bf1900_scenario_names(self.name)
+
+    def check_scenario(self, scenario: str) -> str:
+        """Validate a scenario with the bf1900 schema; its title."""
+        return check_bf1900_scenario(scenario)
+
+    def new_state(self, scenario: str, seed: int) -> Bf1900State:
         """Set up a scenario."""
         return new_state(scenario, seed)
 
-    def end_turn(self, state: GameState, events: EventLog) -> Result | None:
+    def owners(self, state: Bf1900State) -> dict[str, str]:
+        """Every ship's side."""
+        return state.ship_sides()
+
+    def view(self, game: Game[Bf1900State, SideView], side: str, since: int = 0) -> SideView:
+        """The side's view (:mod:`battleline.rulesets.bf1900.view`)."""
+        return side_view(game, side, since)
+
+    def fates(self, state: Bf1900State) -> tuple[ShipFate, ...]:
+        """Each ship's fate by :func:`ship_fate`, with speed, flooding, fires and DC dice."""
+        return tuple(
+            ShipFate(
+                name,
+                log.side,
+                log.cls.name,
+                log.cls.size,
+                ship_fate(log),
+                log.in_battle,
+                (
+                    ("speed", f"{log.speed_knots:g} kn"),
+                    ("flooding", str(log.flooding_points)),
+                    ("fires", str(log.fires)),
+                    ("DC dice", str(log.dc_dice)),
+                ),
+            )
+            for name, log in state.logs.items()
+        )
+
+    def picture(self, state: Bf1900State, path: str) -> str | None:
+        """The tracks drawn with the table renderer (``render.render_table``)."""
+        from battleline.rulesets.bf1900.render import render_table
+
+        scale = scale_of(state)
+        labels = {n: f"{n} (sunk)" for n, log in state.logs.items() if log.sunk}
+        written = render_table(
+            Path(path),
+            state.poses,
+            {n: scale.base_size_m(log.cls) for n, log in state.logs.items()},
+            {n: log.side for n, log in state.logs.items()},
+            land_of(state),
+            tracks=state.tracks,
+            labels=labels,
+            title=f"{state.scenario}, seed {state.seed}: turn {state.turn}",
+            scale=scale,
+        )
+        return str(written)
+
+    def end_turn(self, state: Bf1900State, events: EventLog) -> Result | None:
         """End-of-turn bookkeeping and the early-end check."""
         return end_turn(state, events)
 
-    def verdict(self, state: GameState, reason: str) -> Result:
+    def verdict(self, state: Bf1900State, reason: str) -> Result:
         """The result by the victory conditions."""
         return verdict(state, reason)
 

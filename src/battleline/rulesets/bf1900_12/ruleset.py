@@ -17,10 +17,10 @@ from typing import Any
 
 from battleline.engine.dice import SeededDice
 from battleline.engine.events import EventLog
-from battleline.engine.flow import PhaseSpec
-from battleline.engine.state import GameState, Result
+from battleline.engine.ruleset import PhaseSpec
 from battleline.rulesets.bf1900 import ruleset as bf6
 from battleline.rulesets.bf1900 import torpedoes
+from battleline.rulesets.bf1900.state import Bf1900State
 from battleline.rulesets.bf1900_12.charts import DIE, Charts12, load_charts
 from battleline.rulesets.bf1900_12.damage import run_damage_phase
 from battleline.rulesets.bf1900_12.dc import (
@@ -28,7 +28,7 @@ from battleline.rulesets.bf1900_12.dc import (
     parse_declarations,
     validate_declarations,
 )
-from battleline.rulesets.bf1900_12.edition import dc_pool, to_1d12
+from battleline.rulesets.bf1900_12.edition import dc_pool, runs_under_size, to_1d12
 
 NAME = "bf1900-1d12"
 VERSION = "0.1"
@@ -43,7 +43,7 @@ def charts() -> Charts12:
     return load_charts()
 
 
-def new_state(scenario: str, seed: int) -> GameState:
+def new_state(scenario: str, seed: int) -> Bf1900State:
     """The 1D6 set-up with every ship's values on the 1D12 scale (DIFF-23)."""
     state = bf6.new_state(scenario, seed)
     state.ruleset = f"{NAME}@{VERSION}"
@@ -52,8 +52,9 @@ def new_state(scenario: str, seed: int) -> GameState:
     return state
 
 
-def resolve_torpedo(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
-    """Launch and run torpedoes; each rolls a d12 on the Torpedo Hits chart (BF12C-TH-01..04)."""
+def resolve_torpedo(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+    """Launch and run torpedoes; each rolls a d12 on the Torpedo Hits chart (BF12C-TH-01..04).
+    A normal-depth torpedo passes under a 1D12 size of 22 or less (BF6-TORP-07)."""
     launches = [launch for side in state.sides for launch in orders[side]]
     state.torpedo_hits = []
     if not launches:
@@ -69,12 +70,13 @@ def resolve_torpedo(state: GameState, orders: Orders, dice: SeededDice, events: 
             dice,
             events,
             die=DIE,
+            runs_under=runs_under_size(),
         )
     )
 
 
 def parse_damage_control(
-    state: GameState, side: str, texts: Sequence[str]
+    state: Bf1900State, side: str, texts: Sequence[str]
 ) -> list[DC12Declaration]:
     """Read ``<ship>: P; M:A; FIRE`` lines and check them (BF12-DC-01..04)."""
     out: list[DC12Declaration] = []
@@ -89,7 +91,7 @@ def parse_damage_control(
     return out
 
 
-def resolve_damage(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+def resolve_damage(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
     """The 1D12 Damage Phase (BF12-DMG-02..07)."""
     declarations: dict[str, list[DC12Declaration]] = {}
     for side in state.sides:
@@ -106,7 +108,7 @@ def resolve_damage(state: GameState, orders: Orders, dice: SeededDice, events: E
     )
 
 
-def _has_damage_control(state: GameState, side: str) -> bool:
+def _has_damage_control(state: Bf1900State, side: str) -> bool:
     return any(
         log.side == side
         and log.in_battle
@@ -117,12 +119,12 @@ def _has_damage_control(state: GameState, side: str) -> bool:
     )
 
 
-def _phase(name: str, **changes: Any) -> PhaseSpec:
+def _phase(name: str, **changes: Any) -> PhaseSpec[Bf1900State, Any]:
     spec = next(p for p in bf6.PHASES if p.name == name)
     return dataclasses.replace(spec, **changes)
 
 
-PHASES: tuple[PhaseSpec, ...] = (
+PHASES: tuple[PhaseSpec[Bf1900State, Any], ...] = (
     _phase("command"),
     _phase("movement"),
     _phase("gunnery"),
@@ -137,25 +139,18 @@ PHASES: tuple[PhaseSpec, ...] = (
 )
 
 
-class Ruleset:
-    """The bf1900 1D12 edition as the engine sees it."""
+class Ruleset(bf6.Ruleset):
+    """The bf1900 1D12 edition as the engine sees it: the 1D6 edition's set-up, command, movement,
+    gunnery, view and victory (sizes on the 1D12 scale), its own torpedo and damage phases."""
 
     name = NAME
     version = VERSION
     aliases = ALIASES
     phases = PHASES
 
-    def new_state(self, scenario: str, seed: int) -> GameState:
+    def new_state(self, scenario: str, seed: int) -> Bf1900State:
         """Set up a scenario on the 1D12 scale."""
         return new_state(scenario, seed)
-
-    def end_turn(self, state: GameState, events: EventLog) -> Result | None:
-        """As in the 1D6 edition."""
-        return bf6.end_turn(state, events)
-
-    def verdict(self, state: GameState, reason: str) -> Result:
-        """As in the 1D6 edition (sizes on the 1D12 scale)."""
-        return bf6.verdict(state, reason)
 
 
 RULESET = Ruleset()

@@ -31,16 +31,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shapely import Polygon
 
 from battleline.engine.dice import SeededDice
 from battleline.engine.events import EventKind, EventLog
-from battleline.engine.flow import PhaseSpec
 from battleline.engine.geometry import Pose, norm360, signed_angle
-from battleline.engine.state import GameState, Result
+from battleline.engine.ruleset import PhaseSpec, ShipFate
+from battleline.engine.state import Result
 from battleline.errors import IllegalOrderError, OrderSyntaxError, ScenarioError
+from battleline.rulesets.bf1900.state import Bf1900State
+from battleline.rulesets.bf1900.view import SideView, side_view
 from battleline.rulesets.dba.combat import (
     Arc,
     Attack,
@@ -72,6 +74,9 @@ from battleline.rulesets.dba.tables import load_core
 from battleline.rulesets.dba.torpedo_boats import LAUNCH_NIPS, launch_tb, share_fate
 from battleline.rulesets.dba.windy_corner import SplashConfusion, WindyCorner
 
+if TYPE_CHECKING:
+    from battleline.engine.flow import Game
+
 NAME = "dba"
 VERSION = "0.1"
 ALIASES = ("dbsa", "damn-battleships-again")
@@ -97,7 +102,7 @@ def _scenario_bytes(scenario: str) -> tuple[bytes, str]:
     return res.read_bytes(), f"dba/data/scenarios/{scenario}.toml"
 
 
-def new_state(scenario: str, seed: int) -> GameState:
+def new_state(scenario: str, seed: int) -> Bf1900State:
     """Set up a DBA scenario: ships from Annex A on their bases, option toggles checked."""
     data, file = _scenario_bytes(scenario)
     try:
@@ -145,7 +150,7 @@ def new_state(scenario: str, seed: int) -> GameState:
     limit = doc.get("turn_limit", 10)
     if not isinstance(limit, int) or limit < 1:
         raise ScenarioError(f"{file}: turn_limit must be a whole number ≥ 1")
-    state = GameState(
+    state = Bf1900State(
         scenario=scenario,
         ruleset=NAME,
         seed=seed,
@@ -182,18 +187,18 @@ class _Game:
         self.extra["ships"] = {n: status_to_dict(s) for n, s in self.ships.items()}
 
 
-def _load(state: GameState) -> _Game:
+def _load(state: Bf1900State) -> _Game:
     extra: dict[str, Any] = state.extra[_EXTRA]
     annex = load_annex_a()
     ships = {n: status_from_dict(d, annex[str(d["ship"])]) for n, d in extra["ships"].items()}
     return _Game(ships, Options.parse(extra["options"]), extra)
 
 
-def _speller(state: GameState, spell_in_turn: int) -> str:
+def _speller(state: Bf1900State, spell_in_turn: int) -> str:
     return state.sides[spell_in_turn - 1]
 
 
-def _spell_number(state: GameState, spell_in_turn: int) -> int:
+def _spell_number(state: Bf1900State, spell_in_turn: int) -> int:
     return (state.turn - 1) * 2 + spell_in_turn
 
 
@@ -218,7 +223,7 @@ def _footprint(pose: Pose, length: float, width: float | None = None) -> Polygon
 # -- NIPs and movement ----------------------------------------------------------------------
 def _resolve_nips(spell: int) -> Any:
     def resolve(
-        state: GameState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
+        state: Bf1900State, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
     ) -> None:
         game = _load(state)
         side = _speller(state, spell)
@@ -283,7 +288,7 @@ def parse_move_line(text: str) -> MoveLine:
 
 
 def _parse_moves(spell: int) -> Any:
-    def parse(state: GameState, side: str, texts: Sequence[str]) -> list[MoveLine]:
+    def parse(state: Bf1900State, side: str, texts: Sequence[str]) -> list[MoveLine]:
         game = _load(state)
         lines = [_checked_ram(game, side, parse_move_line(t)) for t in texts if t.strip()]
         squadrons = _squadrons(game, side)
@@ -378,7 +383,7 @@ def _members(game: _Game, side: str, who: str) -> list[ShipStatus]:
 
 
 def _costs(
-    state: GameState, game: _Game, side: str, lines: Sequence[MoveLine], spell: int
+    state: Bf1900State, game: _Game, side: str, lines: Sequence[MoveLine], spell: int
 ) -> dict[str, int]:
     """NIPs per squadron for these orders; raises on a rule breach."""
     core = load_core()
@@ -434,7 +439,7 @@ def _costs(
 
 def _resolve_moves(spell: int) -> Any:
     def resolve(
-        state: GameState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
+        state: Bf1900State, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
     ) -> None:
         game = _load(state)
         side = _speller(state, spell)
@@ -493,7 +498,7 @@ def _resolve_moves(spell: int) -> Any:
 _ON_SPOT = 0.25  # bases: a ship this close to a Windy Corner's spot is on it
 
 
-def _launch(state: GameState, game: _Game, line: MoveLine, number: int, events: EventLog) -> None:
+def _launch(state: Bf1900State, game: _Game, line: MoveLine, number: int, events: EventLog) -> None:
     """Launch a 2nd Class TB abeam of its stopped mother (DBA-TBL-02..05)."""
     mother = game.ships[line.who]
     mother.stopped = True
@@ -520,7 +525,7 @@ def _launch(state: GameState, game: _Game, line: MoveLine, number: int, events: 
 
 
 def _ram_move(
-    state: GameState,
+    state: Bf1900State,
     game: _Game,
     line: MoveLine,
     paths: dict[str, list[tuple[float, float]]],
@@ -585,7 +590,7 @@ def _ram_move(
 
 
 def _succession(
-    state: GameState,
+    state: Bf1900State,
     game: _Game,
     splash: SplashConfusion,
     line: MoveLine,
@@ -645,7 +650,7 @@ def _succession(
 
 
 def _track_corners(
-    state: GameState,
+    state: Bf1900State,
     game: _Game,
     splash: SplashConfusion,
     paths: Mapping[str, list[tuple[float, float]]],
@@ -724,7 +729,7 @@ def parse_fire_line(text: str) -> FireLine:
     return FireLine(m.group("shooter").strip(), m.group("target").strip(), int(m.group("af") or 0))
 
 
-def _parse_fire(state: GameState, side: str, texts: Sequence[str]) -> list[FireLine]:
+def _parse_fire(state: Bf1900State, side: str, texts: Sequence[str]) -> list[FireLine]:
     game = _load(state)
     lines = [parse_fire_line(t) for t in texts if t.strip()]
     guns: dict[str, int] = {}
@@ -743,7 +748,7 @@ def _parse_fire(state: GameState, side: str, texts: Sequence[str]) -> list[FireL
     return lines
 
 
-def _geometry(state: GameState, shooter: str, target: str) -> tuple[float, Arc, TargetEdge]:
+def _geometry(state: Bf1900State, shooter: str, target: str) -> tuple[float, Arc, TargetEdge]:
     """Distance in bases between the bases, the shooter's arc, the target's facing edge."""
     core = load_core()
     a, b = state.poses[shooter], state.poses[target]
@@ -760,7 +765,7 @@ def _geometry(state: GameState, shooter: str, target: str) -> tuple[float, Arc, 
     return dist / core.base_metres, arc, edge
 
 
-def in_corridor(state: GameState, shooter: str, target: str) -> bool:
+def in_corridor(state: Bf1900State, shooter: str, target: str) -> bool:
     """Is any part of the target's base between the lines extending the shooter's base sides,
     ahead or astern? (DBA-BSA-01, AMB-90)"""
     core = load_core()
@@ -772,7 +777,7 @@ def in_corridor(state: GameState, shooter: str, target: str) -> bool:
 
 def _resolve_combat(spell: int) -> Any:
     def resolve(
-        state: GameState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
+        state: Bf1900State, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
     ) -> None:
         game = _load(state)
         core = load_core()
@@ -954,7 +959,7 @@ def _bearing(frm: Pose, to: Pose) -> float:
 # -- damage control and the end ------------------------------------------------------------
 def _resolve_dc(spell: int) -> Any:
     def resolve(
-        state: GameState, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
+        state: Bf1900State, orders: Mapping[str, Any], dice: SeededDice, events: EventLog
     ) -> None:
         game = _load(state)
         side = _speller(state, spell)
@@ -968,17 +973,17 @@ def _resolve_dc(spell: int) -> Any:
 
 
 def _is_speller(spell: int) -> Any:
-    def needs(state: GameState, side: str) -> bool:
+    def needs(state: Bf1900State, side: str) -> bool:
         return side == _speller(state, spell)
 
     return needs
 
 
-def _can_fire(state: GameState, side: str) -> bool:
+def _can_fire(state: Bf1900State, side: str) -> bool:
     return any(s.side == side and not s.sunk for s in _load(state).ships.values())
 
 
-def verdict(state: GameState, reason: str) -> Result:
+def verdict(state: Bf1900State, reason: str) -> Result:
     """Points: each enemy ship sunk scores its PV, each crippled half (reconstructed)."""
     game = _load(state)
     points = dict.fromkeys(state.sides, 0.0)
@@ -993,7 +998,7 @@ def verdict(state: GameState, reason: str) -> Result:
     return Result(winner, points, reason)
 
 
-def end_turn(state: GameState, events: EventLog) -> Result | None:
+def end_turn(state: Bf1900State, events: EventLog) -> Result | None:
     """The game ends when a side has no uncrippled ship afloat."""
     game = _load(state)
     for side in state.sides:
@@ -1002,8 +1007,8 @@ def end_turn(state: GameState, events: EventLog) -> Result | None:
     return None
 
 
-def _phases() -> tuple[PhaseSpec, ...]:
-    out: list[PhaseSpec] = []
+def _phases() -> tuple[PhaseSpec[Bf1900State, Any], ...]:
+    out: list[PhaseSpec[Bf1900State, Any]] = []
     for spell in (1, 2):
         out += [
             PhaseSpec(f"nips-{spell}", None, _resolve_nips(spell), rules="REF-DBA-01"),
@@ -1039,15 +1044,55 @@ class Ruleset:
     aliases = ALIASES
     phases = PHASES
 
-    def new_state(self, scenario: str, seed: int) -> GameState:
+    def scenario_names(self) -> list[str]:
+        """The built-in DBA scenarios."""
+        folder = resources.files("battleline.rulesets.dba").joinpath("data", "scenarios")
+        return sorted(f.name[:-5] for f in folder.iterdir() if f.name.endswith(".toml"))
+
+    def check_scenario(self, scenario: str) -> str:
+        """Validate a DBA scenario by setting it up; its title."""
+        new_state(scenario, 0)
+        data, _ = _scenario_bytes(scenario)
+        return str(tomllib.loads(data.decode("utf-8")).get("title", scenario))
+
+    def owners(self, state: Bf1900State) -> dict[str, str]:
+        """Every ship's side."""
+        return {n: str(d["side"]) for n, d in state.extra[_EXTRA]["ships"].items()}
+
+    def view(self, game: Game[Bf1900State, SideView], side: str, since: int = 0) -> SideView:
+        """The side's view (for now bf1900's, which shows no DBA ship)."""
+        return side_view(game, side, since)
+
+    def fates(self, state: Bf1900State) -> tuple[ShipFate, ...]:
+        """Each ship's condition (sunk, crippled, damaged, intact) and damage points."""
+        word = {Outcome.SUNK: "sunk", Outcome.CRIPPLED: "crippled", Outcome.DAMAGED: "damaged"}
+        conditions = crippled_or_sunk(state)
+        return tuple(
+            ShipFate(
+                name,
+                s.side,
+                s.ship.name,
+                1,
+                word.get(conditions[name], "intact"),
+                not (s.sunk or s.crippled),
+                (("damage", str(s.damage)),),
+            )
+            for name, s in ships_of(state).items()
+        )
+
+    def picture(self, state: Bf1900State, path: str) -> str | None:
+        """No picture of a DBA table yet."""
+        return None
+
+    def new_state(self, scenario: str, seed: int) -> Bf1900State:
         """Set up a DBA scenario."""
         return new_state(scenario, seed)
 
-    def end_turn(self, state: GameState, events: EventLog) -> Result | None:
+    def end_turn(self, state: Bf1900State, events: EventLog) -> Result | None:
         """End of a turn (two spells): a side with no fighting ship loses."""
         return end_turn(state, events)
 
-    def verdict(self, state: GameState, reason: str) -> Result:
+    def verdict(self, state: Bf1900State, reason: str) -> Result:
         """Points for ships sunk and crippled."""
         return verdict(state, reason)
 
@@ -1055,12 +1100,12 @@ class Ruleset:
 RULESET = Ruleset()
 
 
-def ships_of(state: GameState) -> dict[str, ShipStatus]:
+def ships_of(state: Bf1900State) -> dict[str, ShipStatus]:
     """The ships of a DBA game state, loaded (for views and tests)."""
     return _load(state).ships
 
 
-def crippled_or_sunk(state: GameState) -> dict[str, Outcome]:
+def crippled_or_sunk(state: Bf1900State) -> dict[str, Outcome]:
     """Each ship's condition as a combat result (none, damaged, crippled, sunk)."""
     out: dict[str, Outcome] = {}
     for name, s in _load(state).ships.items():

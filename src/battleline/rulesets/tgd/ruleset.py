@@ -26,11 +26,11 @@ from typing import Any
 
 from battleline.engine.dice import SeededDice
 from battleline.engine.events import EventKind, EventLog
-from battleline.engine.flow import PhaseSpec
-from battleline.engine.state import GameState, Result
+from battleline.engine.ruleset import PhaseSpec
 from battleline.errors import IllegalOrderError, OrderSyntaxError
 from battleline.rulesets.bf1900 import ruleset as bf6
 from battleline.rulesets.bf1900.shiplog import ShipLog
+from battleline.rulesets.bf1900.state import Bf1900State
 from battleline.rulesets.tgd.card import ARC_CODES
 from battleline.rulesets.tgd.cardlog import CardLog
 from battleline.rulesets.tgd.charts import Charts, load_charts
@@ -78,7 +78,7 @@ def parse_fire_line(text: str) -> FireLine:
 # -- the cards in the state ------------------------------------------------------------------
 
 
-def cards_of(state: GameState) -> dict[str, CardLog]:
+def cards_of(state: Bf1900State) -> dict[str, CardLog]:
     """Every ship's TGD card log, rebuilt from ``state.extra``."""
     stored = state.extra.get(_EXTRA, {})
     return {
@@ -89,7 +89,7 @@ def cards_of(state: GameState) -> dict[str, CardLog]:
     }
 
 
-def _store(state: GameState, cards: Mapping[str, CardLog]) -> None:
+def _store(state: Bf1900State, cards: Mapping[str, CardLog]) -> None:
     state.extra[_EXTRA] = {name: card.to_dict() for name, card in cards.items()}
 
 
@@ -106,7 +106,7 @@ def sync_log(log: ShipLog, card: CardLog) -> None:
     p.destroyed = max(p.destroyed, min(len(p.speeds), cap) - p.damaged)
 
 
-def new_state(scenario: str, seed: int) -> GameState:
+def new_state(scenario: str, seed: int) -> Bf1900State:
     """bf1900's set-up, with a fresh TGD card for every ship."""
     state = bf6.new_state(scenario, seed)
     state.ruleset = f"{NAME}@{VERSION}"
@@ -114,7 +114,7 @@ def new_state(scenario: str, seed: int) -> GameState:
     return state
 
 
-def geometry(state: GameState, firer: str, target: str) -> tuple[float, float, float]:
+def geometry(state: Bf1900State, firer: str, target: str) -> tuple[float, float, float]:
     """Range in TGD units, the target's bearing from the firer's bow, the firer's from the
     target's bow."""
     a, b = state.poses[firer], state.poses[target]
@@ -122,7 +122,7 @@ def geometry(state: GameState, firer: str, target: str) -> tuple[float, float, f
     return rng, a.bearing_to(b.x, b.y), b.bearing_to(a.x, a.y)
 
 
-def _order(state: GameState, line: FireLine) -> FireOrder:
+def _order(state: Bf1900State, line: FireLine) -> FireOrder:
     rng, bearing, aspect = geometry(state, line.firer, line.target)
     halted = state.moved_last_m.get(line.target, 1.0) <= 0.0
     return FireOrder(line.strength, round(rng, 6), bearing, aspect, line.arcs, halted)
@@ -131,7 +131,7 @@ def _order(state: GameState, line: FireLine) -> FireOrder:
 # -- the fire phase --------------------------------------------------------------------------
 
 
-def parse_fire(state: GameState, side: str, texts: Sequence[str]) -> list[FireLine]:
+def parse_fire(state: Bf1900State, side: str, texts: Sequence[str]) -> list[FireLine]:
     """Read and check a side's fire actions against the cards as they stand now."""
     cards = cards_of(state)
     for card in cards.values():
@@ -157,7 +157,7 @@ def parse_fire(state: GameState, side: str, texts: Sequence[str]) -> list[FireLi
     return out
 
 
-def _alternate(state: GameState, orders: Orders) -> list[FireLine]:
+def _alternate(state: Bf1900State, orders: Orders) -> list[FireLine]:
     """Actions one from each side in turn; the first side alternates by turn."""
     first = (state.turn - 1) % len(state.sides)
     sides = state.sides[first:] + state.sides[:first]
@@ -175,7 +175,7 @@ def charts() -> Charts:
     return load_charts()
 
 
-def resolve_fire(state: GameState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+def resolve_fire(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
     """Every fire action, alternating sides (TGD-FIRE-01..03, TGD-HIT, TGD-DMG, TGD-REFD)."""
     cards = cards_of(state)
     for card in cards.values():
@@ -195,7 +195,7 @@ def resolve_fire(state: GameState, orders: Orders, dice: SeededDice, events: Eve
     _store(state, cards)
 
 
-def _can_fire(state: GameState, side: str) -> bool:
+def _can_fire(state: Bf1900State, side: str) -> bool:
     cards = cards_of(state)
     return any(
         log.in_battle and cards[name].live_batteries()
@@ -204,7 +204,7 @@ def _can_fire(state: GameState, side: str) -> bool:
     )
 
 
-PHASES: tuple[PhaseSpec, ...] = (
+PHASES: tuple[PhaseSpec[Bf1900State, Any], ...] = (
     PhaseSpec(
         "command",
         "divisional and fleet orders",
@@ -224,25 +224,18 @@ PHASES: tuple[PhaseSpec, ...] = (
 )
 
 
-class Ruleset:
-    """The tgd ruleset as the engine sees it."""
+class Ruleset(bf6.Ruleset):
+    """The tgd ruleset as the engine sees it: bf1900's set-up, command, movement, view and
+    victory points, with its own fire phase and TGD cards."""
 
     name = NAME
     version = VERSION
     aliases = ALIASES
     phases = PHASES
 
-    def new_state(self, scenario: str, seed: int) -> GameState:
+    def new_state(self, scenario: str, seed: int) -> Bf1900State:
         """bf1900's set-up with TGD cards."""
         return new_state(scenario, seed)
-
-    def end_turn(self, state: GameState, events: EventLog) -> Result | None:
-        """bf1900's end of turn (a side with nothing left in battle loses)."""
-        return bf6.end_turn(state, events)
-
-    def verdict(self, state: GameState, reason: str) -> Result:
-        """bf1900's victory points (sunk and crippled ships by size)."""
-        return bf6.verdict(state, reason)
 
 
 RULESET = Ruleset()

@@ -1,0 +1,146 @@
+"""A Battlefleet 1900 side's view: its own ships in full, the enemy as seen from the bridge.
+
+:func:`side_view` is the bf1900 ruleset's view function (the 1D12 edition and TGD use it too).
+A side gets its own ships' logs, poses and sealed orders; of the enemy only what shows across
+the table: where each ship is, her heading, whether she burns, sinks or has struck. Events reach
+it through :meth:`Game.events_for` (its own, those shown to it, the public ones).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from battleline.engine.events import Event
+from battleline.engine.geometry import Pose
+from battleline.engine.state import canonical_json, plain
+from battleline.rulesets.bf1900.observation import Contact, contacts_for
+from battleline.rulesets.bf1900.shiplog import ShipLog
+from battleline.rulesets.bf1900.state import Bf1900State, log_to_dict
+
+if TYPE_CHECKING:
+    from battleline.engine.flow import Game
+
+
+@dataclass(frozen=True, slots=True)
+class OwnShip:
+    """One of the side's own ships, with its full log."""
+
+    name: str
+    cls: str
+    type: str
+    size: int
+    division: str
+    pose: Pose
+    speed_knots: float
+    in_battle: bool
+    log: ShipLog
+
+
+@dataclass(frozen=True, slots=True)
+class SideView:
+    """One side's picture of the game at the open phase."""
+
+    side: str
+    turn: int
+    phase: str
+    order_kind: str | None
+    turn_limit: int
+    scale: str
+    waiting_for: tuple[str, ...]
+    own: tuple[OwnShip, ...]
+    contacts: tuple[Contact, ...]
+    divisions: dict[str, dict[str, Any]]
+    my_orders: tuple[str, ...] | None
+    events: tuple[Event, ...] = field(default=())
+    result: str | None = None
+    #: This side's own crew quality and preferred fighting range from the scenario
+    #: (``[[sides]] gunnery`` / ``doctrine_range_m``), ``None`` where not set; never the enemy's.
+    gunnery: str | None = None
+    doctrine_range_m: float | None = None
+
+    def ship(self, name: str) -> OwnShip:
+        """One own ship by name."""
+        for s in self.own:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON form (what a server sends)."""
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if name == "events":
+                out[name] = [e.to_dict() for e in value]
+            elif name == "own":
+                out[name] = [
+                    {
+                        **plain({f: getattr(s, f) for f in s.__dataclass_fields__ if f != "log"}),
+                        "log": log_to_dict(s.log),
+                    }
+                    for s in value
+                ]
+            else:
+                out[name] = plain(value)
+        return out
+
+    def to_json(self) -> str:
+        """Canonical JSON text."""
+        return canonical_json(self.to_dict())
+
+
+def side_view(game: Game[Bf1900State, SideView], side: str, since: int = 0) -> SideView:
+    """The game as ``side`` sees it; ``since`` skips events already sent."""
+    state = game.state
+    division_of = {s: d.name for d in state.divisions.values() for s in d.ships}
+    own: list[OwnShip] = []
+    for name, log in state.logs.items():
+        pose = state.poses[name]
+        if log.side == side:
+            own.append(
+                OwnShip(
+                    name,
+                    log.cls.name,
+                    log.cls.type.value,
+                    log.cls.size,
+                    division_of.get(name, ""),
+                    pose,
+                    log.speed_knots,
+                    log.in_battle,
+                    log.copy(),
+                )
+            )
+    divisions = {
+        d.name: {
+            "ships": list(d.ships),
+            "flagship": d.flagship,
+            "formation": d.formation.value,
+            "fleet_flagship": d.fleet_flagship,
+        }
+        for d in state.divisions.values()
+        if d.side == side
+    }
+    # Only this side's own scenario settings (crew gunnery, fighting range), never the enemy's.
+    mine_doctrine = state.extra.get("doctrine", {}).get(side, {})
+    gunnery, reach = mine_doctrine.get("gunnery"), mine_doctrine.get("doctrine_range_m")
+    return SideView(
+        side=side,
+        turn=state.turn,
+        phase=state.phase,
+        order_kind=game.spec.order_kind,
+        turn_limit=state.turn_limit,
+        scale=state.scale,
+        waiting_for=game.pending.waiting_for if state.result is None else (),
+        own=tuple(own),
+        contacts=contacts_for(state, side),
+        divisions=divisions,
+        my_orders=game.my_orders(side),
+        events=tuple(game.events_for(side, since)),
+        result=state.result.line() if state.result else None,
+        gunnery=None if gunnery is None else str(gunnery),
+        doctrine_range_m=None if reach is None else float(reach),
+    )
+
+
+__all__ = ["Contact", "OwnShip", "SideView", "side_view"]
