@@ -93,7 +93,7 @@ def test_concurrent_games_on_one_sqlite_file_lose_nothing(
     try:
         games = [(i % 2, *new_game(servers[i % 2].url, i)) for i in range(12)]
         tally = Tally()
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 180
         threads = [
             threading.Thread(
                 target=play_side,
@@ -115,38 +115,48 @@ def test_concurrent_games_on_one_sqlite_file_lose_nothing(
     assert set(tally.acks) <= held
 
 
+def _wait_for_acks(tally: Tally, count: int, limit: float = 120.0) -> None:
+    """Wait until the players have ``count`` acknowledged submissions (or ``limit`` seconds)."""
+    deadline = time.monotonic() + limit
+    while len(tally.acks) < count and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
 def test_sigkill_loses_no_acknowledged_submission(db: str, scenario_dir: Path) -> None:
     """Kill the server twice in mid-play; every 200 it gave is in the database on restart."""
     srv = LiveServer(db, scenario_dir).start()
     games = [new_game(srv.url, i) for i in range(6)]
     tally = Tally()
     try:
-        for wait in (2.5, 1.7):
+        for extra, pause in ((8, 0.0), (8, 0.13)):  # kill at once, then a moment later
             threads = [
                 threading.Thread(
                     target=play_side,
-                    args=(srv.url, game, side, token, 12, time.monotonic() + 20, tally),
+                    args=(srv.url, game, side, token, 12, time.monotonic() + 120, tally),
                 )
                 for game, tokens in games
                 for side, token in tokens.items()
             ]
             for t in threads:
                 t.start()
-            time.sleep(wait)
+            _wait_for_acks(tally, len(tally.acks) + extra)
+            time.sleep(pause)
             srv.kill()
             for t in threads:
                 t.join()
             srv = LiveServer(db, scenario_dir).start()
         assert tally.errors == []
-        assert len(tally.acks) >= 6
+        assert len(tally.acks) >= 16
         held = stored_orders(db, [g for g, _t in games], scenario_dir)
         assert set(tally.acks) <= held
-        # The games go on after the restart.
+        # The games go on after the restart: both sides of one game play on for a turn.
         more = Tally()
         game, tokens = games[0]
+        turn = max(t for g, _s, t, _p in tally.acks if g == game)
         again = [
             threading.Thread(
-                target=play_side, args=(srv.url, game, side, tok, 12, time.monotonic() + 3, more)
+                target=play_side,
+                args=(srv.url, game, side, tok, turn + 1, time.monotonic() + 120, more),
             )
             for side, tok in tokens.items()
         ]
@@ -154,6 +164,6 @@ def test_sigkill_loses_no_acknowledged_submission(db: str, scenario_dir: Path) -
             t.start()
         for t in again:
             t.join()
-        assert more.errors == [] and len(more.acks) >= 2
+        assert more.errors == [] and len(more.acks) >= 1
     finally:
         srv.stop()
