@@ -19,6 +19,7 @@ import os
 import secrets
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -184,21 +185,8 @@ def create_app(
 
     @app.get("/api/scenarios")
     def scenarios() -> list[ScenarioOut]:
-        """The built-in scenarios."""
-        from battleline.rulesets.bf1900.scenario import builtin_scenarios
-
-        return [
-            ScenarioOut(
-                id=s.id,
-                title=s.title,
-                description=s.description,
-                ruleset=s.ruleset,
-                sides=[x.name for x in s.sides],
-                turn_limit=s.turn_limit,
-                scale=s.scale,
-            )
-            for s in builtin_scenarios().values()
-        ]
+        """The built-in scenarios of every ruleset."""
+        return list(scenario_summaries())
 
     @app.get("/api/notation")
     def notation() -> dict[str, str]:
@@ -411,3 +399,45 @@ def app_from_env() -> Guard:
         allow_seed=os.environ.get("BATTLELINE_ALLOW_SEED") == "1",
         scenario_dir=os.environ.get("BATTLELINE_SCENARIO_DIR"),
     )
+
+
+@cache
+def scenario_summaries() -> tuple[ScenarioOut, ...]:
+    """Every built-in scenario of every registered ruleset (the packaged files never change
+    while the server runs): bf1900-schema files described from the file, the others from the
+    game they set up."""
+    from battleline.game import new_game
+    from battleline.rulesets import builtin_scenarios as owners
+    from battleline.rulesets import get_ruleset
+    from battleline.rulesets.bf1900.scenario import builtin_scenarios
+
+    schema = builtin_scenarios()
+    out: list[ScenarioOut] = []
+    for sid, ruleset in owners().items():
+        sc = schema.get(sid)
+        if sc is not None:
+            out.append(
+                ScenarioOut(
+                    id=sid,
+                    title=sc.title,
+                    description=sc.description,
+                    ruleset=ruleset,
+                    sides=[x.name for x in sc.sides],
+                    turn_limit=sc.turn_limit,
+                    scale=sc.scale,
+                )
+            )
+            continue
+        state = new_game(sid, 0).state
+        out.append(
+            ScenarioOut(
+                id=sid,
+                title=get_ruleset(ruleset).check_scenario(sid),
+                description="",
+                ruleset=ruleset,
+                sides=list(state.sides),
+                turn_limit=state.turn_limit,
+                scale=str(getattr(state, "scale", "")),
+            )
+        )
+    return tuple(out)
