@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-
 from tests.server.server_helpers import start
 
 GAMES = {
@@ -34,7 +33,7 @@ def test_a_game_of_each_ruleset_plays_to_its_end_over_the_api(
     sides = next(s["sides"] for s in client.get("/api/scenarios").json() if s["id"] == scenario)
     ai = ai or sides[1]
     human = next(s for s in sides if s != ai)
-    made, seats = start(client, ai=[ai], scenario=scenario, seed=3)
+    _, seats = start(client, ai=[ai], scenario=scenario, seed=3)
     me = seats[human]
     view = me.view()
     assert view["side"] == human
