@@ -71,10 +71,15 @@ def test_ships_at_anchor_start_stopped_and_weigh_in_their_turns(tmp_path: Path) 
     path = _file(tmp_path)
     state = new_state(str(path), 1)
     retvizan, pallada, angara = (state.logs[n] for n in ("Retvizan", "Pallada", "Angara"))
-    assert state.moved_last_m == {"Kasumi": state.moved_last_m["Kasumi"], **dict.fromkeys(
-        ("Retvizan", "Pallada", "Angara"), 0.0)}
+    assert state.moved_last_m == {
+        "Kasumi": state.moved_last_m["Kasumi"],
+        **dict.fromkeys(("Retvizan", "Pallada", "Angara"), 0.0),
+    }
     assert (retvizan.anchor_turns, pallada.anchor_turns, angara.anchor_turns) == (
-        WEIGH_ANCHOR_TURNS, 1, 0)
+        WEIGH_ANCHOR_TURNS,
+        1,
+        0,
+    )
     assert angara.machinery_disabled and not retvizan.machinery_disabled
     assert retvizan.speed_knots == pallada.speed_knots == angara.speed_knots == 0.0
     end_turn(state, EventLog())
@@ -144,7 +149,14 @@ def test_torpedo_at_a_ship_with_nets_out_uses_the_stationary_nets_line(tmp_path:
     launch = TorpedoLaunch.parse("Kasumi: TT centreline -> Retvizan x1")
     events = EventLog()
     hits = resolve_torpedoes(
-        [launch], state.poses, state.logs, None, [], charts, FixedDice([5]), events,
+        [launch],
+        state.poses,
+        state.logs,
+        None,
+        [],
+        charts,
+        FixedDice([5]),
+        events,
         harbour=nets_out(state),
     )
     miss = events.of_kind(EventKind.TORPEDO_MISS)[-1]
@@ -154,7 +166,14 @@ def test_torpedo_at_a_ship_with_nets_out_uses_the_stationary_nets_line(tmp_path:
     events = EventLog()
     launch = TorpedoLaunch.parse("Kasumi: TT centreline -> Pallada x1")
     hits = resolve_torpedoes(
-        [launch], state.poses, state.logs, None, [], charts, FixedDice([5]), events,
+        [launch],
+        state.poses,
+        state.logs,
+        None,
+        [],
+        charts,
+        FixedDice([5]),
+        events,
         harbour=nets_out(state),
     )
     assert [h.target for h in hits] == ["Pallada"]
@@ -173,8 +192,19 @@ def test_an_anchorage_with_nets_out_plays_they_fire_and_are_torpedoed_on_the_net
     text = text.replace("weigh_anchor_turns = 10", "weigh_anchor_turns = 10\nnets_out = true")
     path = tmp_path / "nets.toml"
     path.write_text(text)
-    anchored = {"Retvizan", "Tsesarevich", "Pallada", "Diana", "Askold", "Novik", "Poltava",
-                "Petropavlovsk", "Sevastopol", "Peresvet", "Pobeda"}
+    anchored = {
+        "Retvizan",
+        "Tsesarevich",
+        "Pallada",
+        "Diana",
+        "Askold",
+        "Novik",
+        "Poltava",
+        "Petropavlovsk",
+        "Sevastopol",
+        "Peresvet",
+        "Pobeda",
+    }
     lines: list[str] = []
     fired: set[str] = set()
     for seed in (1, 2, 3):
@@ -183,7 +213,9 @@ def test_an_anchorage_with_nets_out_plays_they_fire_and_are_torpedoed_on_the_net
         start = new_state(str(path), seed).poses
         for name in anchored:  # weighing anchor takes ten turns: none moved in six
             assert (game.state.poses[name].x, game.state.poses[name].y) == (
-                start[name].x, start[name].y)
+                start[name].x,
+                start[name].y,
+            )
         for e in game.events.events:
             if e.kind in (EventKind.TORPEDO_HIT, EventKind.TORPEDO_MISS) and "course" in e.data:
                 if e.data.get("ship") in anchored or e.ship in anchored:
@@ -206,7 +238,13 @@ def test_new_historical_battle_plays_to_a_result(sid: str) -> None:
     winner = {"foochow-1884": "France", "pungdo-1894": "Japan", "port-arthur-1904": "Japan"}[sid]
     assert state.result.winner in (winner, None)
     assert {ship_fate(log) for log in state.logs.values()} <= {
-        "sunk", "sinking", "surrendered", "crippled", "damaged", "intact"}
+        "sunk",
+        "sinking",
+        "surrendered",
+        "crippled",
+        "damaged",
+        "intact",
+    }
 
 
 def test_new_battles_put_their_ships_where_history_did() -> None:
