@@ -284,7 +284,7 @@ def test_shell_quality_duds_roll_a_fuze_die_per_hit_and_do_no_damage() -> None:
     assert "fuzes" in dice.sets[1][1]
     # the vitals hit was a dud; the upperworks hit (10 vs 6 = 167 %) rolls 6
     assert rec.codes == [CHARTS.shell_damage(Ammo.AP, "upperworks", 167, 6)]
-    note = [e for e in events.of_kind(EventKind.NOTE) if "fuzes" in e.text][0]
+    note = next(e for e in events.of_kind(EventKind.NOTE) if "fuzes" in e.text)
     assert note.data["duds"] == 1 and note.data["faces"] == [2, 3]
 
 

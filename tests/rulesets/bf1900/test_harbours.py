@@ -53,8 +53,14 @@ heading = 90
 ships = [
   {{ name = "Retvizan", class = "Retvisan", x = 0, y = 0 }},
   {{ name = "Pallada", class = "Diana", x = 800, y = 0, nets_out = false, weigh_anchor_turns = 1 }},
-  {{ name = "Angara", class = "Diana", x = -800, y = 0, at_anchor = false, disabled_machinery = true, nets_out = false }},
 ]
+[[sides.divisions]]
+name = "Hulk"
+x = -800
+y = 0
+heading = 90
+disabled_machinery = true
+ships = [{{ name = "Angara", class = "Diana" }}]
 {extra}
 """
 
@@ -105,9 +111,9 @@ def test_start_light_sets_visibility_and_the_year_comes_from_the_time(tmp_path: 
     [
         ('start = "night"', 'start = "twilight"', "start", "Input should be"),
         (
-            "disabled_machinery = true, nets_out = false",
-            "disabled_machinery = true, nets_out = true",
-            "sides[1].divisions[0]",
+            "disabled_machinery = true\n",
+            "disabled_machinery = true\nnets_out = true\n",
+            "sides[1].divisions[1]",
             "'Angara': nets_out needs at_anchor",
         ),
         (
@@ -217,9 +223,9 @@ def test_an_anchorage_with_nets_out_plays_they_fire_and_are_torpedoed_on_the_net
                 start[name].y,
             )
         for e in game.events.events:
-            if e.kind in (EventKind.TORPEDO_HIT, EventKind.TORPEDO_MISS) and "course" in e.data:
-                if e.data.get("ship") in anchored or e.ship in anchored:
-                    lines.append(e.data["course"])
+            torpedo = e.kind in (EventKind.TORPEDO_HIT, EventKind.TORPEDO_MISS)
+            if torpedo and "course" in e.data and e.ship in anchored:
+                lines.append(e.data["course"])
             if e.kind is EventKind.HIT and e.data.get("firer") in anchored:
                 fired.add(e.data["firer"])
     assert lines and set(lines) == {"stationary_nets"}
