@@ -88,8 +88,11 @@ def test_ships_at_anchor_start_stopped_and_weigh_in_their_turns(tmp_path: Path) 
     )
     assert angara.machinery_disabled and not retvizan.machinery_disabled
     assert retvizan.speed_knots == pallada.speed_knots == angara.speed_knots == 0.0
-    end_turn(state, EventLog())
+    events = EventLog()
+    end_turn(state, events)
     assert pallada.speed_knots == pallada.cls.max_knots  # anchor up after one turn
+    note = events.of_kind(EventKind.NOTE)[-1]
+    assert note.ship == "Pallada" and "weighed anchor" in note.text
     assert retvizan.speed_knots == 0.0 and retvizan.anchor_turns == WEIGH_ANCHOR_TURNS - 1
     for _ in range(WEIGH_ANCHOR_TURNS):
         end_turn(state, EventLog())
@@ -265,3 +268,17 @@ def test_new_battles_put_their_ships_where_history_did() -> None:
     assert get_scenario("port-arthur-1904").start == "night"
     pungdo = new_state("pungdo-1894", 1)
     assert all(log.anchor_turns == 0 for log in pungdo.logs.values())
+
+
+def test_nets_come_in_when_a_ship_first_moves(tmp_path: Path) -> None:
+    """The "stationary with nets" line is for ships at anchor: once a ship with nets out has
+    moved (her anchor up, under way), torpedoes at her use the course lines again."""
+    from battleline.rulesets.bf1900.ruleset import _harbour_after_move, resolve_movement
+
+    state = new_state(str(_file(tmp_path)), 1)
+    assert nets_out(state) == ["Retvizan"]
+    resolve_movement(state, {}, None, EventLog())  # type: ignore[arg-type]  # no dice are rolled
+    assert nets_out(state) == ["Retvizan"]  # still at anchor: did not move
+    state.moved_last_m["Retvizan"] = 150.0  # as after a Movement Phase under way
+    _harbour_after_move(state)  # what resolve_movement does after every move
+    assert nets_out(state) == [] and "nets_out" not in state.extra

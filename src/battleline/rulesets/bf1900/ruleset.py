@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from battleline.engine.dice import SeededDice
-from battleline.engine.events import EventLog
+from battleline.engine.events import EventKind, EventLog
 from battleline.engine.geometry import Pose
 from battleline.engine.ruleset import PhaseSpec, ShipFate
 from battleline.engine.state import Result
@@ -245,11 +245,18 @@ def _harbour_after_move(state: Bf1900State) -> None:
         del state.extra["nets_out"]
 
 
-def _weigh_anchors(state: Bf1900State) -> None:
-    """End of turn: every ship still weighing anchor is one turn nearer being free to move."""
-    for log in state.logs.values():
+def _weigh_anchors(state: Bf1900State, events: EventLog) -> None:
+    """End of turn: every ship still weighing anchor is one turn nearer being free to move; the
+    owner is told when her anchor is up."""
+    for name, log in state.logs.items():
         if log.anchor_turns > 0:
             log.anchor_turns -= 1
+            if log.anchor_turns == 0 and log.in_battle and not log.machinery_disabled:
+                events.emit(
+                    EventKind.NOTE,
+                    f"{name} has weighed anchor and may get under way",
+                    ship=name,
+                )
 
 
 # -- order parsing ---------------------------------------------------------------------------
@@ -528,7 +535,7 @@ def end_turn(state: Bf1900State, events: EventLog) -> Result | None:
     state.plans = None
     state.shell_sets = []
     state.torpedo_hits = []
-    _weigh_anchors(state)
+    _weigh_anchors(state, events)
     beaten = [
         s
         for s in state.sides
