@@ -216,6 +216,7 @@ def test_an_anchorage_with_nets_out_plays_they_fire_and_are_torpedoed_on_the_net
     }
     lines: list[str] = []
     fired: set[str] = set()
+    struck: set[str | None] = set()
     for seed in (1, 2, 3):
         game = play(new_game(str(path), seed))
         assert game.finished and game.state.result is not None
@@ -229,9 +230,12 @@ def test_an_anchorage_with_nets_out_plays_they_fire_and_are_torpedoed_on_the_net
             torpedo = e.kind in (EventKind.TORPEDO_HIT, EventKind.TORPEDO_MISS)
             if torpedo and "course" in e.data and e.ship in anchored:
                 lines.append(e.data["course"])
+                if e.kind is EventKind.TORPEDO_HIT:
+                    struck.add(e.ship)
             if e.kind is EventKind.HIT and e.data.get("firer") in anchored:
                 fired.add(e.data["firer"])
     assert lines and set(lines) == {"stationary_nets"}
+    assert struck  # and some torpedoes strike, on that line
     assert fired  # the ships at anchor fire back
 
 
