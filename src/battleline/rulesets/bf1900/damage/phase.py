@@ -22,6 +22,7 @@ from battleline.rulesets.bf1900.damage.step2 import resolve_hits
 from battleline.rulesets.bf1900.damage.step3 import resolve_damage_control, usable_declarations
 from battleline.rulesets.bf1900.damage.step4 import run_step_four
 from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
+from battleline.rulesets.bf1900.shells import NavyShells
 from battleline.rulesets.bf1900.shiplog import ShipLog
 
 
@@ -61,6 +62,7 @@ def run_damage_phase(
     events: EventLog,
     *,
     settings: DamageSettings = DamageSettings(),
+    navy_shells: NavyShells | None = None,
 ) -> None:
     """Run the whole Damage Phase on ``logs`` in place (BF6-DMG-02..13, BF6-SINK, BF6-DC).
 
@@ -75,7 +77,7 @@ def run_damage_phase(
         fire_and_flooding(log, charts, dice, events, apply_codes)
 
     _step(events, 2)
-    resolve_hits(logs, shell_sets, torpedo_hits, charts, dice, events, apply_codes)
+    resolve_hits(logs, shell_sets, torpedo_hits, charts, dice, events, apply_codes, navy_shells)
 
     _step(events, 3)
     for name in declarations:
