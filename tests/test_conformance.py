@@ -33,3 +33,25 @@ def test_every_registered_ruleset_has_a_tutorial_here() -> None:
 def test_the_ruleset_conforms(ruleset: str, seed: int) -> None:
     scenario, illegal = TUTORIALS[ruleset]
     assert check_conformance(scenario, seed, illegal=illegal) == []
+
+
+#: Each ruleset's historical battle (issue 11, §2: a tutorial and a historical battle each).
+HISTORICAL: dict[str, str] = {
+    "bf1900": "santiago-1898",
+    "bf1900-1d12": "santiago-1898-1d12",
+    "tgd": "tgd-santiago-1898",
+    "dba": "yalu",
+}
+
+
+@pytest.mark.parametrize("ruleset", sorted(HISTORICAL))
+def test_each_ruleset_ships_a_historical_battle_that_plays(ruleset: str) -> None:
+    from battleline.ai.base import play
+    from battleline.engine.events import EventKind
+    from battleline.game import new_game
+
+    assert set(HISTORICAL) == set(ruleset_names())
+    game = play(new_game(HISTORICAL[ruleset], 1))
+    assert game.ruleset.name == ruleset
+    assert game.state.result is not None
+    assert game.events.of_kind(EventKind.HIT, EventKind.DAMAGE)
