@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from battleline.engine.dice import SeededDice
@@ -254,6 +254,7 @@ def test_same_seed_same_game_even_when_saved_between_turns(tmp_path: Path) -> No
 
 @settings(max_examples=10)
 @given(seed=st.integers(0, 2**63 - 1))
+@example(seed=354)  # the reloaded log once walked its compartments in the dump's sorted order
 def test_same_seed_same_events_property(seed: int) -> None:
     """Any seed: a session reloaded from its JSON between turns narrates the same events."""
     a, b = _session(seed), _session(seed)

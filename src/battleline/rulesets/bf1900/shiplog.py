@@ -433,9 +433,18 @@ class ShipLog:
                 continue
             value = data[f.name]
             try:
-                setattr(log, f.name, _restore(f.name, value, UnevenEffect))
+                restored = _restore(f.name, value, UnevenEffect)
             except (AttributeError, KeyError, TypeError, ValueError) as exc:
                 raise ValueError(f"log field {f.name!r}: {exc}") from exc
+            fresh = getattr(log, f.name)
+            if isinstance(restored, dict) and isinstance(fresh, dict):
+                # The dump sorts its keys; the rules walk these records in the class's own
+                # order (compartments, positions, mounts), so that order is put back.
+                restored = {
+                    **{k: restored[k] for k in fresh if k in restored},
+                    **{k: v for k, v in restored.items() if k not in fresh},
+                }
+            setattr(log, f.name, restored)
         return log
 
 
