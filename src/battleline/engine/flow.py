@@ -1,7 +1,7 @@
 """Game flow: the phase table as data, the sealed-orders gate, and the game session.
 
 A ruleset hands the engine a tuple of :class:`PhaseSpec` — name, what the sides submit, how the
-text is checked, and the resolver — and the engine walks it turn after turn (BF6-GEN-07/08). No
+text is checked, and the resolver — and the engine walks it turn after turn. No
 phase is special-cased here.
 
 Orders for a phase are sealed (:class:`SealedOrders`, the "all once" gate of boardgame.io): each
@@ -271,7 +271,7 @@ class Game(Generic[S, V]):
         return self.events.events[start:]
 
     def _advance(self, state: S) -> None:
-        """Step to the next phase, ending the turn after the last (BF6-GEN-08)."""
+        """Step to the next phase, ending the turn after the last."""
         self._phase_index += 1
         if self._phase_index >= len(self.ruleset.phases):
             self._phase_index = 0
