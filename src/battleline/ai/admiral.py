@@ -16,6 +16,8 @@ up in ``docs/ai.md``.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from battleline.ai.base import Admiral
@@ -25,7 +27,6 @@ from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.ranging import Fall, RangeKeeper, Skill, fall_of, get_skill
 from battleline.ai.steering import ObstacleTable
 from battleline.ai.tactics import (
-    attack_heading,
     away_heading,
     centroid,
     checked_division_orders,
@@ -36,12 +37,13 @@ from battleline.ai.tactics import (
     lame,
     line_heading,
     predicted_track,
+    presses_attack,
     speed_order,
     steer_clear,
     torpedoes_left,
     turn_orders,
 )
-from battleline.ai.torpedoes import launch_plan
+from battleline.ai.torpedoes import attack_run, launch_plan
 from battleline.engine.events import EventKind
 from battleline.engine.geometry import Pose, signed_angle
 from battleline.errors import BattlelineError
@@ -88,6 +90,8 @@ class FleetAdmiral:
         self.signalled: set[str] = set()
         self.bumped: dict[str, tuple[int, str]] = {}
         self._seen_shots: set[tuple[int, str, str]] = set()
+        #: Each enemy ship's last two sightings at the command phase: (turn, funnel point).
+        self.sightings: dict[str, list[tuple[int, tuple[float, float]]]] = {}
 
     # -- the protocol ---------------------------------------------------------------------
 
@@ -158,6 +162,7 @@ class FleetAdmiral:
 
     def command(self, picture: Picture) -> list[str]:
         """Divisional orders and fleet messages (BF6-CMD-01..32)."""
+        self._note_sightings(picture)
         targets = picture.targets()
         big = [c.name for c in targets if not is_flotilla(c.type)]
         everyone = [c.name for c in targets]
@@ -186,24 +191,25 @@ class FleetAdmiral:
             if self._strikes(picture, alive, big, beaten):
                 tokens[name] = ["SIG SURRENDER"]
                 continue
-            heading: float | None = None
-            if threat is None:
-                heading = None
-            elif beaten or all(lame(picture.own[s].log) for s in alive):
-                heading = away_heading(here, threat)
-            elif flotilla:
-                quarry = flotilla_target(picture, lead)
-                if quarry is not None and torpedoes_left(picture, alive):
-                    heading, _ = attack_heading(picture, lead, quarry)
-                    attacking = True
-                else:
-                    heading = away_heading(here, threat)
             run = self.last_moves.get(lead, picture.scale.knots_to_m_per_turn(here_log.speed_knots))
-            if threat is not None and heading is None and not beaten and not flotilla:
-                heading, _ = line_heading(picture, lead, big or everyone, run)
             radius = turn_radius_m(here_log, picture.scale)
             # A ship stopped last turn gathers way again (at least its lowest box, BF6-MOV-03).
             ahead = max(run, MIN_LOOKAHEAD_M)
+            heading: float | None = None
+            quarry = flotilla_target(picture, lead) if flotilla else None
+            if quarry is not None and presses_attack(picture, alive, quarry):
+                # Torpedo craft press their attack while they have torpedoes, whatever the
+                # state of the fleet: their whole worth is in the tubes.
+                heading = attack_run(
+                    picture, alive, quarry, ahead, radius, self._enemy_run(picture, quarry)
+                )
+                attacking = True
+            elif threat is None:
+                heading = None
+            elif beaten or flotilla or all(lame(picture.own[s].log) for s in alive):
+                heading = away_heading(here, threat)
+            if threat is not None and heading is None and not beaten and not flotilla:
+                heading, _ = line_heading(picture, lead, big or everyone, run)
             if heading is not None:
                 heading = steer_clear(picture, alive, heading, ahead, others.around(alive), radius)
             course = here.heading if heading is None else heading
@@ -222,7 +228,7 @@ class FleetAdmiral:
             if bumps and not outside:
                 heading = None
             mine = turn_orders(division, here.heading, heading, line=not (flotilla or outside))
-            drop = "" if flotilla else drop_candidate(picture, division)
+            drop = drop_candidate(picture, division)
             if drop:
                 side = self._away_side(here, threat)
                 # The line holds its course while the lame ship turns out of it (BF6-CMD-17).
@@ -233,7 +239,10 @@ class FleetAdmiral:
         if not fleet_div and divisions:
             fleet_div = next(iter(divisions))
         if fleet_div and tokens.get(fleet_div) != ["SIG SURRENDER"]:
-            signals = self._signals(picture, big or everyone, beaten, attacking, flotillas_armed)
+            # No fleet turn away while torpedo craft are still running in.
+            signals = self._signals(
+                picture, big or everyone, beaten and not attacking, attacking, flotillas_armed
+            )
             if any(s.startswith("SIG TURN") for s in signals):
                 # The fleet turn replaces every division's turn this move (EX-BF6-16).
                 for name in tokens:
@@ -245,6 +254,24 @@ class FleetAdmiral:
             if checked:
                 lines.append(f"{name}: {' '.join(checked)}")
         return lines
+
+    def _note_sightings(self, picture: Picture) -> None:
+        """Where each enemy ship was seen this command phase (two sightings kept)."""
+        for name in picture.enemy:
+            seen = self.sightings.setdefault(name, [])
+            if not seen or seen[-1][0] != picture.turn:
+                seen.append((picture.turn, picture.funnels[name]))
+                del seen[:-2]
+
+    def _enemy_run(self, picture: Picture, name: str) -> float:
+        """How far an enemy ship is expected to steam this move, metres: her run between the
+        last two sightings a turn apart, as the eye saw it, at most her class's top speed; her
+        class's top speed when not seen twice running (class values are public)."""
+        top = picture.scale.knots_to_m_per_turn(picture.classes[name].max_knots)
+        seen = self.sightings.get(name, [])
+        if len(seen) == 2 and seen[1][0] - seen[0][0] == 1:
+            return min(top, math.dist(seen[0][1], seen[1][1]))
+        return top
 
     def _strikes(self, picture: Picture, alive: list[str], big: list[str], beaten: bool) -> bool:
         """Strike the colours (BF6-CMD-32): dead in the water, or beaten and all crippled, with an

@@ -196,6 +196,23 @@ def attack_heading(picture: Picture, lead: str, target: str) -> tuple[float, str
     return _nearest_side_heading(here.heading, options), "launch"
 
 
+#: A lame torpedo craft still presses its attack from within this many torpedo ranges.
+LAME_PRESS_RANGES = 1.5
+
+
+def presses_attack(picture: Picture, ships: Sequence[str], quarry: str) -> bool:
+    """Whether a flotilla runs in on ``quarry``: torpedoes left, and not every boat lame unless
+    the quarry is already close (:data:`LAME_PRESS_RANGES`)."""
+    if not torpedoes_left(picture, ships):
+        return False
+    if not all(lame(picture.own[s].log) for s in ships):
+        return True
+    reach = max(
+        (t.range_m for s in ships for t in picture.classes[s].torpedoes), default=0.0
+    )
+    return min(picture.seen_m(s, quarry) for s in ships) <= LAME_PRESS_RANGES * reach
+
+
 def _division_ships(picture: Picture, ship: str) -> list[str]:
     for info in picture.view.divisions.values():
         if ship in info["ships"]:
@@ -387,6 +404,7 @@ __all__ = [
     "line_heading",
     "loss_share",
     "predicted_track",
+    "presses_attack",
     "speed_order",
     "steer_clear",
     "torpedoes_left",

@@ -9,7 +9,8 @@ from collections.abc import Callable, Sequence
 
 from battleline.ai.picture import Picture, is_flotilla
 from battleline.ai.tactics import LAUNCH_FRACTION
-from battleline.engine.geometry import in_arc
+from battleline.ai.steering import predicted_track
+from battleline.engine.geometry import bearing, in_arc, norm360, signed_angle
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.arcs import Arc
 from battleline.rulesets.bf1900.ship import TorpedoMount
@@ -82,6 +83,68 @@ def launch_plan(picture: Picture, eye: Callable[[float], float]) -> list[Torpedo
     return legal_launches(picture, launches)
 
 
+#: Headings an attack run tries, degrees apart.
+RUN_STEP_DEG = 5
+#: A flotilla aims to end its move this far into its torpedo range (reconstructed): near enough
+#: that an error of the eye does not put the target out of range, far enough not to ram her.
+RUN_FRACTION = 0.7
+#: ... and never nearer than this, metres.
+RUN_MIN_M = 450.0
+
+
+def attack_run(
+    picture: Picture,
+    ships: Sequence[str],
+    target: str,
+    run_m: float,
+    radius_m: float,
+    target_run_m: float,
+) -> float:
+    """The heading for a flotilla's attack run on ``target`` (BF6-TORP-02..10).
+
+    Every heading is tried, each ship's move predicted (turning circle first, then straight on,
+    :func:`~battleline.ai.steering.predicted_track`) against where the target will be when it
+    has run ``target_run_m`` on its seen heading. The heading that leaves most ships with the
+    target in the arc of a loaded mount and within :data:`RUN_FRACTION` of its range, yet no
+    nearer than :data:`RUN_MIN_M`, wins, the least turn among equals. When no heading gets a
+    ship there this move, the run makes for the point :data:`RUN_FRACTION` of torpedo range from
+    where the target will be: an interception course, not a chase of her wake.
+    """
+    aim = picture.poses[target]
+    tx, ty = picture.funnels[target]
+    h = math.radians(aim.heading)
+    tx, ty = tx + target_run_m * math.sin(h), ty + target_run_m * math.cos(h)
+    mounts = {
+        s: [
+            (launch_arcs(m), m.range_m)
+            for m in picture.own[s].log.cls.torpedoes
+            if picture.own[s].log.torpedoes_left.get(m.key, 0) > 0
+        ]
+        for s in ships
+    }
+    lead = picture.poses[ships[0]]
+    reach = max((r for ms in mounts.values() for _, r in ms), default=0.0)
+    best: tuple[float, float, float] | None = None
+    best_heading = lead.heading
+    for step in range(0, 360, RUN_STEP_DEG):
+        heading = norm360(lead.heading + step)
+        ready, miss = 0, 0.0
+        for s in ships:
+            end = predicted_track(picture.poses[s], heading, run_m, radius_m)[-1]
+            d = math.dist(end, (tx, ty))
+            theta = norm360(bearing(end[0], end[1], tx, ty) - heading)
+            if any(
+                RUN_MIN_M <= d <= RUN_FRACTION * r and _in_arcs(theta, arcs)
+                for arcs, r in mounts[s]
+            ):
+                ready += 1
+            miss += abs(d - max(RUN_MIN_M, RUN_FRACTION * reach))
+        score = (-float(ready), miss if not ready else 0.0, abs(signed_angle(heading - lead.heading)))
+        if best is None or score < best:
+            best, best_heading = score, heading
+    return best_heading
+
+
 def legal_launches(picture: Picture, launches: Sequence[TorpedoLaunch]) -> list[TorpedoLaunch]:
     """The launches the rules accept on the table as seen; a refused salvo is cut to one.
 
@@ -106,6 +169,10 @@ def legal_launches(picture: Picture, launches: Sequence[TorpedoLaunch]) -> list[
 
 
 __all__ = [
+    "RUN_FRACTION",
+    "RUN_MIN_M",
+    "RUN_STEP_DEG",
+    "attack_run",
     "launch_plan",
     "legal_launches",
 ]
