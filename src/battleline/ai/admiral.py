@@ -38,6 +38,8 @@ from battleline.ai.tactics import (
     line_heading,
     predicted_track,
     presses_attack,
+    SURRENDER_BRACKETS,
+    can_fight,
     speed_order,
     steer_clear,
     torpedoes_left,
@@ -274,17 +276,24 @@ class FleetAdmiral:
         return top
 
     def _strikes(self, picture: Picture, alive: list[str], big: list[str], beaten: bool) -> bool:
-        """Strike the colours (BF6-CMD-32): dead in the water, or beaten and all crippled, with an
-        enemy big ship close by."""
-        if not big:
+        """Strike the colours (BF6-CMD-32) only when every ship of the division can neither
+        fight nor get away, an enemy big ship is close by, and the side is losing.
+
+        A ship can fight while any gun or loaded torpedo mount is left to her
+        (:func:`~battleline.ai.tactics.can_fight`); she can get away while she makes way at
+        all. The side is losing when it is beaten (:func:`~battleline.ai.tactics.is_beaten`):
+        a winning side never strikes.
+        """
+        if not big or not beaten:
             return False
-        reach = 1.5 * picture.scale.bracket_m
+        reach = SURRENDER_BRACKETS * picture.scale.bracket_m
         close = any(picture.seen_m(s, e) <= reach for s in alive for e in big)
         if not close:
             return False
-        dead = all(picture.own[s].log.speed_knots <= 0 for s in alive)
-        broken = beaten and all(lame(picture.own[s].log) for s in alive)
-        return dead or broken
+        return all(
+            picture.own[s].log.speed_knots <= 0 and not can_fight(picture.own[s].log)
+            for s in alive
+        )
 
     @staticmethod
     def _away_side(here: Pose, threat: tuple[float, float] | None) -> str:

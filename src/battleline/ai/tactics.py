@@ -76,6 +76,13 @@ def lame(log: ShipLog) -> bool:
     return crippled(log) or log.speed_knots < 0.6 * log.cls.max_knots
 
 
+def can_fight(log: ShipLog) -> bool:
+    """Whether a ship has any gun in action or any torpedo left to fire."""
+    if any(log.guns_in_action(m.key) > 0 for m in log.cls.mountings):
+        return True
+    return any(n > 0 for n in log.torpedoes_left.values())
+
+
 def centroid(points: Iterable[tuple[float, float]]) -> tuple[float, float] | None:
     """Mean of some points (``None`` for none)."""
     pts = list(points)
@@ -368,12 +375,14 @@ def drop_candidate(picture: Picture, division: Division) -> str:
     info = picture.view.divisions[division.name]
     listed = Division(division.name, division.side, tuple(info["ships"]), info["flagship"])
     speeds = {s: picture.own[s].log.speed_knots for s in division.ships}
-    for ship in division.ships:
+    # The slowest first; measured against the fastest of the rest, so that one ship stopped
+    # dead does not keep another lame one in the line.
+    for ship in sorted(division.ships, key=lambda s: (speeds[s], s)):
         if ship in (division.flagship, listed.flagship):
             continue
         others = [v for s, v in speeds.items() if s != ship]
         if (
-            speeds[ship] < min(others) - 1.5
+            speeds[ship] < max(others) - 1.5
             and drop_out_eligible(division, ship, logs)
             and drop_out_eligible(listed, ship, logs)
         ):
@@ -392,6 +401,7 @@ __all__ = [
     "TORPEDO_MARGIN_M",
     "attack_heading",
     "away_heading",
+    "can_fight",
     "centroid",
     "checked_division_orders",
     "division_of",

@@ -67,6 +67,10 @@ def launch_plan(picture: Picture, eye: Callable[[float], float]) -> list[Torpedo
         if not targets:
             continue
         here = ship.pose
+        # Torpedo craft fire at any range that looks within reach: the umpire refuses a launch
+        # that is really out of range, and the boat may not live to close further. A big ship
+        # keeps her torpedoes for a target well inside range.
+        reach_fraction = FLOTILLA_LAUNCH_FRACTION if is_flotilla(ship.type) else LAUNCH_FRACTION
         there = [poses[c.name] for c in targets]
         thetas = [here.bearing_to(p.x, p.y) for p in there]
         for mount, left in loaded:
@@ -74,7 +78,7 @@ def launch_plan(picture: Picture, eye: Callable[[float], float]) -> list[Torpedo
             for c, pose, theta in zip(targets, there, thetas, strict=True):
                 if not _in_arcs(theta, arcs):
                     continue
-                if eye(here.distance_to(pose)) > mount.range_m * LAUNCH_FRACTION:
+                if eye(here.distance_to(pose)) > mount.range_m * reach_fraction:
                     continue
                 launches.append(
                     TorpedoLaunch(ship.name, mount.key, c.name, _salvo(ship, mount, left))
@@ -83,6 +87,8 @@ def launch_plan(picture: Picture, eye: Callable[[float], float]) -> list[Torpedo
     return legal_launches(picture, launches)
 
 
+#: Torpedo craft launch at a target that looks within this fraction of the torpedo range.
+FLOTILLA_LAUNCH_FRACTION = 1.0
 #: Headings an attack run tries, degrees apart.
 RUN_STEP_DEG = 5
 #: A flotilla aims to end its move this far into its torpedo range (reconstructed): near enough
@@ -169,6 +175,7 @@ def legal_launches(picture: Picture, launches: Sequence[TorpedoLaunch]) -> list[
 
 
 __all__ = [
+    "FLOTILLA_LAUNCH_FRACTION",
     "RUN_FRACTION",
     "RUN_MIN_M",
     "RUN_STEP_DEG",
