@@ -31,6 +31,7 @@ from battleline.ai.gunnery import (
 )
 from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.tactics import LAUNCH_FRACTION
+from battleline.ai.torpedoes import FLOTILLA_LAUNCH_FRACTION
 from battleline.ai.torpedoes import launch_plan, legal_launches
 from battleline.engine.flow import admiral_seed
 from battleline.engine.geometry import in_arc
@@ -149,9 +150,10 @@ def _reference_launch_plan(picture: Picture, eye: Callable[[float], float]) -> l
                 there = picture.poses[c.name]
                 if bearing_arc(mount, ship.pose.bearing_to(there.x, there.y)) is None:
                     continue
-                if eye(ship.pose.distance_to(there)) > mount.range_m * LAUNCH_FRACTION:
-                    continue
                 flotilla = is_flotilla(ship.type)
+                share = FLOTILLA_LAUNCH_FRACTION if flotilla else LAUNCH_FRACTION
+                if eye(ship.pose.distance_to(there)) > mount.range_m * share:
+                    continue
                 if mount.position == "beam":
                     count = math.ceil(mount.tubes / 2) if flotilla else 1
                 else:
