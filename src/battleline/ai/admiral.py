@@ -29,6 +29,8 @@ from battleline.ai.steering import ObstacleTable
 from battleline.ai.tactics import (
     away_heading,
     centroid,
+    clear_of_collision,
+    drop_side,
     checked_division_orders,
     division_of,
     drop_candidate,
@@ -45,7 +47,7 @@ from battleline.ai.tactics import (
     torpedoes_left,
     turn_orders,
 )
-from battleline.ai.torpedoes import attack_run, launch_plan
+from battleline.ai.torpedoes import RUN_MIN_M, attack_run, launch_plan
 from battleline.engine.events import EventKind
 from battleline.engine.geometry import Pose, signed_angle
 from battleline.errors import BattlelineError
@@ -199,11 +201,21 @@ class FleetAdmiral:
             ahead = max(run, MIN_LOOKAHEAD_M)
             heading: float | None = None
             quarry = flotilla_target(picture, lead) if flotilla else None
-            if quarry is not None and presses_attack(picture, alive, quarry):
+            attacking_here = quarry is not None and presses_attack(picture, alive, quarry)
+            if attacking_here:
                 # Torpedo craft press their attack while they have torpedoes, whatever the
                 # state of the fleet: their whole worth is in the tubes.
+                runs = {
+                    s: max(
+                        MIN_LOOKAHEAD_M,
+                        self.last_moves.get(
+                            s, picture.scale.knots_to_m_per_turn(picture.own[s].log.speed_knots)
+                        ),
+                    )
+                    for s in alive
+                }
                 heading = attack_run(
-                    picture, alive, quarry, ahead, radius, self._enemy_run(picture, quarry)
+                    picture, alive, quarry, runs, radius, self._enemy_run(picture, quarry)
                 )
                 attacking = True
             elif threat is None:
@@ -212,8 +224,17 @@ class FleetAdmiral:
                 heading = away_heading(here, threat)
             if threat is not None and heading is None and not beaten and not flotilla:
                 heading, _ = line_heading(picture, lead, big or everyone, run)
+            clear_for = ahead
+            if attacking_here:
+                # A boat running in stops short of the launch point, so she keeps clear of the
+                # ships she would pass on the way there, not of the target she turns away from.
+                assert quarry is not None
+                near = min(picture.seen_m(s, quarry) for s in alive)
+                clear_for = min(ahead, max(ahead * 0.6, near - RUN_MIN_M))
             if heading is not None:
-                heading = steer_clear(picture, alive, heading, ahead, others.around(alive), radius)
+                heading = steer_clear(
+                    picture, alive, heading, clear_for, others.around(alive), radius
+                )
             course = here.heading if heading is None else heading
             for s in alive:
                 others.plan(s, predicted_track(picture.poses[s], course, ahead, radius))
@@ -227,14 +248,20 @@ class FleetAdmiral:
                 if turn == picture.turn - 1
             ]
             outside = any(o not in alive for o in bumps)
-            if bumps and not outside:
+            escape = clear_of_collision(picture, self._bumped_pairs(picture, alive), heading)
+            if escape is not None:
+                # Steer clear of the ship she struck: turn until it lies abaft the beam, so
+                # that the two draw apart instead of pressing on nose to tail.
+                heading, outside = escape, True
+            elif bumps and not outside:
                 heading = None
             mine = turn_orders(division, here.heading, heading, line=not (flotilla or outside))
             drop = drop_candidate(picture, division)
             if drop:
-                side = self._away_side(here, threat)
-                # The line holds its course while the lame ship turns out of it (BF6-CMD-17).
-                mine = [f'DROP "{drop}" {side}']
+                side = drop_side(picture, division, drop, self._away_side(here, threat))
+                # The line holds its course while the lame ship turns out of it (BF6-CMD-17);
+                # torpedo craft on their run keep turning for the launch point.
+                mine = [f'DROP "{drop}" {side}', *(mine if attacking_here else [])]
             # The speed must suit every ship listed, the one dropping out included: orders are
             # checked on submission before the drop-out is made (BF6-MOV-01).
             tokens[name] = [*speed_order(picture, division, self.last_moves, True), *mine]
@@ -256,6 +283,15 @@ class FleetAdmiral:
             if checked:
                 lines.append(f"{name}: {' '.join(checked)}")
         return lines
+
+    def _bumped_pairs(self, picture: Picture, alive: list[str]) -> list[tuple[str, str]]:
+        """(own ship, ship she struck) for this division's collisions of last turn."""
+        return [
+            (s, other)
+            for s in alive
+            for turn, other in [self.bumped.get(s, (-1, ""))]
+            if turn == picture.turn - 1 and other in picture.poses
+        ]
 
     def _note_sightings(self, picture: Picture) -> None:
         """Where each enemy ship was seen this command phase (two sightings kept)."""

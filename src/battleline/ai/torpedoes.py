@@ -5,7 +5,7 @@ well inside range. Reads only the admiral's :class:`~battleline.ai.picture.Pictu
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from battleline.ai.picture import Picture, is_flotilla
 from battleline.ai.tactics import LAUNCH_FRACTION
@@ -102,13 +102,13 @@ def attack_run(
     picture: Picture,
     ships: Sequence[str],
     target: str,
-    run_m: float,
+    run_m: Mapping[str, float],
     radius_m: float,
     target_run_m: float,
 ) -> float:
     """The heading for a flotilla's attack run on ``target`` (BF6-TORP-02..10).
 
-    Every heading is tried, each ship's move predicted (turning circle first, then straight on,
+    Every heading is tried, each ship's move (``run_m``) predicted (turning circle first, then straight on,
     :func:`~battleline.ai.steering.predicted_track`) against where the target will be when it
     has run ``target_run_m`` on its seen heading. The heading that leaves most ships with the
     target in the arc of a loaded mount and within :data:`RUN_FRACTION` of its range, yet no
@@ -136,7 +136,7 @@ def attack_run(
         heading = norm360(lead.heading + step)
         ready, miss = 0, 0.0
         for s in ships:
-            end = predicted_track(picture.poses[s], heading, run_m, radius_m)[-1]
+            end = predicted_track(picture.poses[s], heading, run_m[s], radius_m)[-1]
             d = math.dist(end, (tx, ty))
             theta = norm360(bearing(end[0], end[1], tx, ty) - heading)
             if any(
