@@ -102,6 +102,11 @@ def enemy_torpedo_reach_m(picture: Picture) -> float:
     return max(reach, default=0.0)
 
 
+def flotilla_torpedo_reach_m(picture: Picture, enemies: Sequence[str]) -> float:
+    """The longest torpedo range among some enemy ships (class values are public)."""
+    return max((t.range_m for e in enemies for t in picture.classes[e].torpedoes), default=0.0)
+
+
 # -- the command phase -----------------------------------------------------------------------
 
 
@@ -150,7 +155,12 @@ def line_heading(
     nearest = min(enemies, key=lambda e: picture.seen_m(lead, e))
     target = centroid(pts) or picture.funnels[nearest]
     dist = picture.seen_m(lead, nearest)
-    wanted = max(engage_range_m(picture), enemy_torpedo_reach_m(picture) + TORPEDO_MARGIN_M)
+    if all(is_flotilla(picture.enemy[e].type) for e in enemies if e in picture.enemy):
+        # Only torpedo craft in sight: keep outside their torpedo range and let the light guns
+        # work, rather than steam away to gun range from boats that are faster anyway.
+        wanted = flotilla_torpedo_reach_m(picture, enemies) + TORPEDO_MARGIN_M
+    else:
+        wanted = max(engage_range_m(picture), enemy_torpedo_reach_m(picture) + TORPEDO_MARGIN_M)
     to_enemy = bearing(here.x, here.y, *target)
     broadsides = (norm360(to_enemy + 90.0), norm360(to_enemy - 90.0))
     # The band is at least about half a move deep either side, so a fast ship does not zig-zag
@@ -204,7 +214,7 @@ def attack_heading(picture: Picture, lead: str, target: str) -> tuple[float, str
 
 
 #: A lame torpedo craft still presses its attack from within this many torpedo ranges.
-LAME_PRESS_RANGES = 1.5
+LAME_PRESS_RANGES = 3.0
 
 
 def presses_attack(picture: Picture, ships: Sequence[str], quarry: str) -> bool:
@@ -463,6 +473,7 @@ __all__ = [
     "enemy_torpedo_reach_m",
     "engage_range_m",
     "flotilla_target",
+    "flotilla_torpedo_reach_m",
     "is_beaten",
     "lame",
     "line_heading",
