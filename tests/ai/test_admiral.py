@@ -203,7 +203,7 @@ def _wreck(log: ShipLog) -> None:
     for key, pos in log.positions.items():
         pos.destroyed = True
         assert log.guns_in_action(key) == 0
-    for key, boxes in log.batteries.items():
+    for boxes in log.batteries.values():
         boxes[:] = [Mark.DESTROYED] * len(boxes)
     log.torpedoes_left = dict.fromkeys(log.torpedoes_left, 0)
 
@@ -224,9 +224,7 @@ def test_BF6_CMD_32_a_wrecked_division_of_a_beaten_side_strikes() -> None:
     assert "Cruisers: SIG SURRENDER" in lines
 
 
-def test_BF6_CMD_32_a_stopped_division_that_can_still_fight_or_whose_side_wins_does_not_strike() -> (
-    None
-):
+def test_BF6_CMD_32_no_strike_while_the_guns_fight_or_the_side_is_not_beaten() -> None:
     """Issue 12: a stopped ship out of line under the enemy's guns struck whatever the state of
     the fleet. Now the cruisers strike neither with their guns still in action nor, wrecked,
     while the side is not beaten."""

@@ -31,8 +31,7 @@ from battleline.ai.gunnery import (
 )
 from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.tactics import LAUNCH_FRACTION
-from battleline.ai.torpedoes import FLOTILLA_LAUNCH_FRACTION
-from battleline.ai.torpedoes import launch_plan, legal_launches
+from battleline.ai.torpedoes import FLOTILLA_LAUNCH_FRACTION, launch_plan, legal_launches
 from battleline.engine.flow import admiral_seed
 from battleline.engine.geometry import in_arc
 from battleline.errors import BattlelineError

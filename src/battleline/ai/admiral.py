@@ -27,21 +27,24 @@ from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.ranging import Fall, RangeKeeper, Skill, fall_of, get_skill
 from battleline.ai.steering import ObstacleTable
 from battleline.ai.tactics import (
+    SURRENDER_BRACKETS,
     away_heading,
+    breaks_off,
+    can_fight,
     centroid,
-    clear_of_collision,
-    drop_side,
     checked_division_orders,
+    clear_of_collision,
     division_of,
     drop_candidate,
+    drop_side,
     flotilla_target,
     is_beaten,
     lame,
     line_heading,
+    objective_heading,
+    outgunned,
     predicted_track,
     presses_attack,
-    SURRENDER_BRACKETS,
-    can_fight,
     speed_order,
     steer_clear,
     torpedoes_left,
@@ -170,7 +173,10 @@ class FleetAdmiral:
         targets = picture.targets()
         big = [c.name for c in targets if not is_flotilla(c.type)]
         everyone = [c.name for c in targets]
-        beaten = is_beaten(picture)
+        # A side with an objective breaks off for it; one without turns away when beaten or
+        # badly outgunned.
+        breaking = breaks_off(picture)
+        beaten = not breaking and (is_beaten(picture) or outgunned(picture))
         tokens: dict[str, list[str]] = {}
         divisions: dict[str, Division] = {}
         attacking = False
@@ -192,7 +198,7 @@ class FleetAdmiral:
             if flotilla and torpedoes_left(picture, alive):
                 flotillas_armed = True
             threat = centroid(picture.funnels[n] for n in (big or everyone))
-            if self._strikes(picture, alive, big, beaten):
+            if self._strikes(picture, alive, big, beaten or is_beaten(picture)):
                 tokens[name] = ["SIG SURRENDER"]
                 continue
             run = self.last_moves.get(lead, picture.scale.knots_to_m_per_turn(here_log.speed_knots))
@@ -202,7 +208,7 @@ class FleetAdmiral:
             heading: float | None = None
             quarry = flotilla_target(picture, lead) if flotilla else None
             attacking_here = quarry is not None and presses_attack(picture, alive, quarry)
-            if attacking_here:
+            if attacking_here and quarry is not None:
                 # Torpedo craft press their attack while they have torpedoes, whatever the
                 # state of the fleet: their whole worth is in the tubes.
                 runs = {
@@ -218,17 +224,18 @@ class FleetAdmiral:
                     picture, alive, quarry, runs, radius, self._enemy_run(picture, quarry)
                 )
                 attacking = True
+            elif breaking:
+                heading = objective_heading(picture, here)
             elif threat is None:
                 heading = None
             elif beaten or flotilla or all(lame(picture.own[s].log) for s in alive):
                 heading = away_heading(here, threat)
-            if threat is not None and heading is None and not beaten and not flotilla:
+            if threat is not None and heading is None and not (beaten or breaking or flotilla):
                 heading, _ = line_heading(picture, lead, big or everyone, run)
             clear_for = ahead
-            if attacking_here:
+            if attacking_here and quarry is not None:
                 # A boat running in stops short of the launch point, so she keeps clear of the
                 # ships she would pass on the way there, not of the target she turns away from.
-                assert quarry is not None
                 near = min(picture.seen_m(s, quarry) for s in alive)
                 clear_for = min(ahead, max(ahead * 0.6, near - RUN_MIN_M))
             if heading is not None:
@@ -327,8 +334,7 @@ class FleetAdmiral:
         if not close:
             return False
         return all(
-            picture.own[s].log.speed_knots <= 0 and not can_fight(picture.own[s].log)
-            for s in alive
+            picture.own[s].log.speed_knots <= 0 and not can_fight(picture.own[s].log) for s in alive
         )
 
     @staticmethod

@@ -19,7 +19,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 
 from battleline.ai import steering
-from battleline.ai.picture import Picture, is_flotilla
+from battleline.ai.picture import Picture, fire_balance, is_flotilla
 from battleline.ai.steering import CLEARANCE_M, Points, predicted_track
 from battleline.engine.geometry import Pose, bearing, norm360, signed_angle
 from battleline.errors import BattlelineError
@@ -29,6 +29,7 @@ from battleline.rulesets.bf1900.movement import allowance_at
 from battleline.rulesets.bf1900.notation import DropOut, parse_orders
 from battleline.rulesets.bf1900.planning import plan_division_move
 from battleline.rulesets.bf1900.ruleset import crippled
+from battleline.rulesets.bf1900.scenario import OBJECTIVE_EDGES
 from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.torpedoes import (
     runs_shallow,
@@ -69,6 +70,42 @@ def loss_share(picture: Picture) -> float:
 def is_beaten(picture: Picture) -> bool:
     """Most of the side sunk or crippled: time to break off the action."""
     return loss_share(picture) >= BEATEN_SHARE
+
+
+#: A side without an objective turns away when the enemy's visible weight of fire is at least
+#: this many times its own (reconstructed).
+OUTGUNNED_RATIO = 2.0
+#: A side with an objective breaks off for it at this ratio already (reconstructed): its aim is
+#: to get through, not to win the fight.
+BREAK_RATIO = 1.25
+#: ... or once this share of its size is lost or crippled (reconstructed; the Yellow Sea turned
+#: on one hit on the flagship).
+BREAK_SHARE = 0.1
+
+
+def outgunned(picture: Picture, ratio: float = OUTGUNNED_RATIO) -> bool:
+    """Whether the enemy in sight outweighs the side's fire by ``ratio`` or more
+    (:func:`~battleline.ai.picture.fire_balance`)."""
+    return bool(picture.targets()) and fire_balance(picture) >= ratio
+
+
+def objective_heading(picture: Picture, here: Pose) -> float | None:
+    """The heading that makes for the side's objective (``SideView.objective``: a table edge
+    or a port), ``None`` when the scenario names none."""
+    goal = picture.view.objective
+    if not goal:
+        return None
+    if goal.get("kind") == "edge":
+        return OBJECTIVE_EDGES[str(goal["edge"])]
+    return norm360(bearing(here.x, here.y, float(goal["x"]), float(goal["y"])))
+
+
+def breaks_off(picture: Picture) -> bool:
+    """Whether a side with an objective breaks off for it now: beaten, or outgunned by
+    :data:`BREAK_RATIO`, or :data:`BREAK_SHARE` of its size lost or crippled."""
+    if not picture.view.objective:
+        return False
+    return loss_share(picture) >= BREAK_SHARE or outgunned(picture, BREAK_RATIO)
 
 
 def lame(log: ShipLog) -> bool:
@@ -224,9 +261,7 @@ def presses_attack(picture: Picture, ships: Sequence[str], quarry: str) -> bool:
         return False
     if not all(lame(picture.own[s].log) for s in ships):
         return True
-    reach = max(
-        (t.range_m for s in ships for t in picture.classes[s].torpedoes), default=0.0
-    )
+    reach = max((t.range_m for s in ships for t in picture.classes[s].torpedoes), default=0.0)
     return min(picture.seen_m(s, quarry) for s in ships) <= LAME_PRESS_RANGES * reach
 
 
@@ -453,23 +488,27 @@ def drop_candidate(picture: Picture, division: Division) -> str:
 
 __all__ = [
     "BEATEN_SHARE",
+    "BREAK_RATIO",
+    "BREAK_SHARE",
     "CLEARANCE_M",
+    "COLLISION_CLEAR_DEG",
     "ENGAGE_FRACTION",
     "LAUNCH_FRACTION",
     "MIN_TURN_DEG",
+    "OUTGUNNED_RATIO",
     "RANGE_BAND",
     "SURRENDER_BRACKETS",
     "TORPEDO_MARGIN_M",
     "attack_heading",
     "away_heading",
+    "breaks_off",
     "can_fight",
     "centroid",
     "checked_division_orders",
     "clear_of_collision",
-    "drop_side",
-    "COLLISION_CLEAR_DEG",
     "division_of",
     "drop_candidate",
+    "drop_side",
     "enemy_torpedo_reach_m",
     "engage_range_m",
     "flotilla_target",
@@ -478,6 +517,8 @@ __all__ = [
     "lame",
     "line_heading",
     "loss_share",
+    "objective_heading",
+    "outgunned",
     "predicted_track",
     "presses_attack",
     "speed_order",

@@ -8,8 +8,8 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 
 from battleline.ai.picture import Picture, is_flotilla
-from battleline.ai.tactics import LAUNCH_FRACTION
 from battleline.ai.steering import predicted_track
+from battleline.ai.tactics import LAUNCH_FRACTION
 from battleline.engine.geometry import bearing, in_arc, norm360, signed_angle
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.arcs import Arc
@@ -108,13 +108,14 @@ def attack_run(
 ) -> float:
     """The heading for a flotilla's attack run on ``target`` (BF6-TORP-02..10).
 
-    Every heading is tried, each ship's move (``run_m``) predicted (turning circle first, then straight on,
-    :func:`~battleline.ai.steering.predicted_track`) against where the target will be when it
-    has run ``target_run_m`` on its seen heading. The heading that leaves most ships with the
-    target in the arc of a loaded mount and within :data:`RUN_FRACTION` of its range, yet no
-    nearer than :data:`RUN_MIN_M`, wins, the least turn among equals. When no heading gets a
-    ship there this move, the run makes for the point :data:`RUN_FRACTION` of torpedo range from
-    where the target will be: an interception course, not a chase of her wake.
+    Every heading is tried. Each ship's move (``run_m``) is predicted, turning circle first and
+    then straight on (:func:`~battleline.ai.steering.predicted_track`), against where the target
+    will be when she has run ``target_run_m`` on her seen heading. The heading that leaves most
+    ships with the target in the arc of a loaded mount, within :data:`RUN_FRACTION` of its
+    range and no nearer than :data:`RUN_MIN_M`, wins; the least turn among equals. When no
+    heading gets a ship there this move, the run makes for the point :data:`RUN_FRACTION` of
+    torpedo range from where the target will be: an interception course, not a chase of her
+    wake.
     """
     aim = picture.poses[target]
     tx, ty = picture.funnels[target]
@@ -145,7 +146,11 @@ def attack_run(
             ):
                 ready += 1
             miss += abs(d - max(RUN_MIN_M, RUN_FRACTION * reach))
-        score = (-float(ready), miss if not ready else 0.0, abs(signed_angle(heading - lead.heading)))
+        score = (
+            -float(ready),
+            miss if not ready else 0.0,
+            abs(signed_angle(heading - lead.heading)),
+        )
         if best is None or score < best:
             best, best_heading = score, heading
     return best_heading
