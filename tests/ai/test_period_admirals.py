@@ -2,11 +2,32 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from battleline.ai.base import play
+from battleline.ai.admiral import FleetAdmiral, default_admiral
+from battleline.ai.base import legal_lines, play
+from battleline.ai.picture import build_picture, fire_balance, weight_of_fire
+from battleline.ai.tactics import (
+    COLLISION_CLEAR_DEG,
+    OUTGUNNED_RATIO,
+    breaks_off,
+    clear_of_collision,
+    is_beaten,
+    outgunned,
+)
+from battleline.engine import Game, view
 from battleline.engine.events import EventKind
+from battleline.engine.flow import admiral_seed
+from battleline.engine.geometry import Pose, signed_angle
+from battleline.errors import ScenarioError
 from battleline.game import new_game
+
+SCENARIOS = Path(__file__).parents[2] / "src/battleline/rulesets/bf1900/data/scenarios"
 
 SEEDS = range(1, 11)
 
@@ -46,3 +67,143 @@ def test_no_side_strikes_while_it_is_winning() -> None:
         for name in struck:
             side = next(d for d in game.state.divisions.values() if name in d.ships).side
             assert side != winner, (seed, name)
+
+
+# -- the objective a scenario names -----------------------------------------------------------
+
+
+def _santiago_with(objective: str, tmp_path: Path) -> Path:
+    text = (SCENARIOS / "santiago_1898.toml").read_text()
+    path = tmp_path / "santiago.toml"
+    path.write_text(text.replace('objective = { kind = "edge", edge = "west" }', objective))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("objective", "reason"),
+    [
+        ('objective = { kind = "edge", edge = "up" }', "edge = one of north, east, south, west"),
+        ('objective = { kind = "port", x = 5 }', "needs both x and y"),
+        ('objective = { kind = "harbour" }', "sides[0].objective.kind"),
+        ('objective = { kind = "edge", edge = "west", x = 3 }', "has no x or y"),
+        ('objective = { kind = "port", x = 1, y = 2, edge = "west" }', "has no edge"),
+    ],
+)
+def test_a_bad_objective_is_refused_naming_the_field(
+    objective: str, reason: str, tmp_path: Path
+) -> None:
+    with pytest.raises(ScenarioError, match=r"sides\[0\]\.objective") as err:
+        new_game(str(_santiago_with(objective, tmp_path)), 1)
+    assert reason in str(err.value)
+
+
+def test_the_objective_is_shown_to_its_own_side_only() -> None:
+    game = new_game("santiago-1898", 1)
+    assert view(game, "Spain").objective == {"kind": "edge", "edge": "west"}
+    assert view(game, "United States").objective is None
+    port = view(new_game("yellow-sea-1904", 1), "Russia").objective
+    assert port is not None and port["kind"] == "port" and port["name"] == "Port Arthur"
+
+
+def _play_turns(game: Game[Any, Any], turns: int) -> None:
+    """Play with the AI admirals until ``turns`` turns are done (as ``play`` does)."""
+    admirals = {
+        s: default_admiral(s, admiral_seed(game.state.seed, i))
+        for i, s in enumerate(game.state.sides)
+    }
+    cursor = dict.fromkeys(game.state.sides, 0)
+    while not game.finished and game.state.turn <= turns:
+        phase, turn = game.spec.name, game.state.turn
+        for side in game.pending.waiting_for:
+            seen = view(game, side, since=cursor[side])
+            cursor[side] = len(game.events)
+            lines = admirals[side].orders(seen, phase)
+            game.submit(side, legal_lines(game, side, lines), turn=turn, phase=phase)
+
+
+def test_the_spanish_break_west_along_the_coast() -> None:
+    """Santiago: outgunned, Cervera's squadron makes for its objective, the west edge, instead
+    of fighting the blockade; it steers west (heading 270) within four turns."""
+    for seed in (1, 2):
+        game = new_game("santiago-1898", seed)
+        start = game.state.poses["Infanta Maria Teresa"]
+        _play_turns(game, 4)
+        pose = game.state.poses["Infanta Maria Teresa"]
+        assert pose.x < start.x - 2000.0, seed
+        assert abs(signed_angle(pose.heading - 270.0)) <= 30.0, (seed, pose.heading)
+
+
+def test_a_side_without_an_objective_fights_when_not_outgunned() -> None:
+    """The same squadron with no objective closes on the Americans rather than run west."""
+    game = new_game("santiago-1898", 1)
+    picture = build_picture(view(game, "Spain"))
+    assert breaks_off(picture)  # outgunned by 1.25 at least, with the objective set
+    assert not breaks_off(build_picture(dataclasses.replace(picture.view, objective=None)))
+
+
+# -- outgunned --------------------------------------------------------------------------------
+
+
+def test_an_outgunned_fleet_turns_away_before_it_is_beaten() -> None:
+    """Channel 1900: Majestic alone (the rest of the British fleet out of the view, not lost)
+    against the whole French fleet in sight: the enemy's visible weight of fire is more than
+    twice hers, so she signals a turn away although nothing of hers is lost."""
+    game = new_game("channel-1900", 1)
+    full = view(game, "Britain")
+    assert not outgunned(build_picture(full))
+    divisions = {
+        name: {**info, "ships": ["Majestic"], "flagship": "Majestic", "fleet_flagship": True}
+        for name, info in full.divisions.items()
+        if "Majestic" in info["ships"]
+    }
+    alone = dataclasses.replace(
+        full, own=tuple(s for s in full.own if s.name == "Majestic"), divisions=divisions
+    )
+    picture = build_picture(alone)
+    assert fire_balance(picture) >= OUTGUNNED_RATIO
+    assert not is_beaten(picture)
+    lines = FleetAdmiral("Britain", 1).orders(alone, "command")
+    assert any("SIG TURN" in line for line in lines), lines
+    assert not any(
+        "SIG TURN" in line for line in FleetAdmiral("Britain", 1).orders(full, "command")
+    )
+
+
+def test_weight_of_fire_counts_own_guns_in_action_only() -> None:
+    game = new_game("channel-1900", 1)
+    log = game.state.logs["Majestic"].copy()
+    whole = weight_of_fire(log, True)
+    for pos in log.positions.values():
+        pos.destroyed = True
+    assert 0.0 < weight_of_fire(log, True) < whole
+    assert weight_of_fire(log, False) == whole
+
+
+# -- collisions ---------------------------------------------------------------------------------
+
+
+def test_after_a_collision_the_ship_struck_is_put_abaft_the_beam() -> None:
+    """A ship with the one she struck under her bow turns until it lies 100° or more off her
+    bow; one whose partner already lies astern needs no turn."""
+    game = new_game("channel-1900", 1)
+    shown = view(game, "Britain")
+    majestic = shown.ship("Majestic").pose
+    ahead = Pose(
+        majestic.x + 150.0 * math.sin(math.radians(majestic.heading)),
+        majestic.y + 150.0 * math.cos(math.radians(majestic.heading)),
+        majestic.heading,
+    )
+    contacts = tuple(
+        dataclasses.replace(c, pose=ahead) if c.name == "Bouvet" else c for c in shown.contacts
+    )
+    picture = build_picture(dataclasses.replace(shown, contacts=contacts))
+    heading = clear_of_collision(picture, [("Majestic", "Bouvet")], majestic.heading)
+    assert heading is not None
+    off = abs(signed_angle(majestic.bearing_to(ahead.x, ahead.y) + majestic.heading - heading))
+    assert off >= COLLISION_CLEAR_DEG
+    behind = dataclasses.replace(ahead, x=2 * majestic.x - ahead.x, y=2 * majestic.y - ahead.y)
+    contacts = tuple(
+        dataclasses.replace(c, pose=behind) if c.name == "Bouvet" else c for c in shown.contacts
+    )
+    picture = build_picture(dataclasses.replace(shown, contacts=contacts))
+    assert clear_of_collision(picture, [("Majestic", "Bouvet")], majestic.heading) is None
