@@ -207,3 +207,32 @@ def test_after_a_collision_the_ship_struck_is_put_abaft_the_beam() -> None:
     )
     picture = build_picture(dataclasses.replace(shown, contacts=contacts))
     assert clear_of_collision(picture, [("Majestic", "Bouvet")], majestic.heading) is None
+
+
+# -- full speed again after repairs -----------------------------------------------------------
+
+
+def test_full_speed_again_after_repairs() -> None:
+    """Issue 12: in ``cruiser-duel`` seed 2 Yoshino, down to her 15.3 kn box, repairs back to
+    23 kn on turn 6 and then crawled at 15.2 kn, an order a hair below the box, so that next
+    turn's ceiling stayed that box (BF6-MOV-03). Now she works up one box a turn: 15.3, 19.2,
+    then 23 kn, her top box."""
+    game = new_game("cruiser-duel", 2)
+    orders: dict[int, list[str]] = {}
+
+    class Watch:
+        def __init__(self, side: str, seed: Any) -> None:
+            self.inner = default_admiral(side, seed)
+            self.side = side
+
+        def orders(self, seen: Any, phase: str) -> list[str]:
+            lines = self.inner.orders(seen, phase)
+            if phase == "command" and self.side == "Blue":
+                orders[seen.turn] = [t for line in lines for t in line.split() if "SPD" in t]
+            return lines
+
+    play(
+        game,
+        {s: Watch(s, admiral_seed(game.state.seed, i)) for i, s in enumerate(game.state.sides)},
+    )
+    assert [orders[t] for t in (5, 6, 7)] == [["SPD15.3"], ["SPD19.2"], ["SPD23"]]

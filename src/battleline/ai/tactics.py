@@ -29,6 +29,7 @@ from battleline.rulesets.bf1900.movement import allowance_at
 from battleline.rulesets.bf1900.notation import DropOut, parse_orders
 from battleline.rulesets.bf1900.planning import plan_division_move
 from battleline.rulesets.bf1900.ruleset import crippled
+from battleline.rulesets.bf1900.scales import Scale
 from battleline.rulesets.bf1900.scenario import OBJECTIVE_EDGES
 from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.torpedoes import (
@@ -332,6 +333,21 @@ def turn_orders(division: Division, current: float, wanted: float | None, line: 
     return [f"TT{min(abs(delta), 180)}{side}"]
 
 
+#: A speed order may exceed the limit by this much, metres (floating-point error only).
+BOX_TOLERANCE_M = 1e-6
+#: A MOVE event gives the distance to 0.1 m, so last turn's move is known to within this.
+LAST_MOVE_ROUNDING_M = 0.06
+
+
+def at_box(log: ShipLog, scale: Scale, last_move_m: float) -> float:
+    """Last turn's move as the admiral saw it, put exactly on a propulsion box's distance when
+    it is within the event's rounding of one: she made that box's distance, as ordered, so she
+    may rise one box above it now (BF6-MOV-03)."""
+    boxes = scale.box_distances_m(log.propulsion.speeds)
+    box = min(boxes, key=lambda b: abs(b - last_move_m), default=math.inf)
+    return box if abs(box - last_move_m) <= LAST_MOVE_ROUNDING_M else last_move_m
+
+
 def speed_order(
     picture: Picture, division: Division, last_moves: Mapping[str, float], full: bool
 ) -> list[str]:
@@ -351,7 +367,14 @@ def speed_order(
             return []
         last = last_moves[ship]
         knots = log.speed_knots  # read once: worked out afresh on every read
-        bounds = [allowance_at(log, scale, max(0.0, last + d), knots) for d in (-0.2, 0.0, 0.2)]
+        snapped = at_box(log, scale, last)
+        if snapped != last:
+            bounds = [allowance_at(log, scale, snapped, knots)]
+        else:
+            bounds = [
+                allowance_at(log, scale, max(0.0, last + d), knots)
+                for d in (-LAST_MOVE_ROUNDING_M, 0.0, LAST_MOVE_ROUNDING_M)
+            ]
         lo = max(b[0] for b in bounds)
         hi = min(b[1] for b in bounds)
         if hi <= 0.0:
@@ -361,9 +384,15 @@ def speed_order(
     wanted = min(hi_all, top)
     if not math.isfinite(wanted) or wanted <= 0.0:
         return []
-    knots = math.floor(scale.m_per_turn_to_knots(wanted) * 10.0 - 1e-6) / 10.0
+    # The speed is written to 0.1 kn. Propulsion boxes are whole tenths of a knot, so the
+    # nearest tenth is the box itself when the limit is a box: ordering a hair below it would
+    # leave the ship under that box, and next turn's ceiling the same box again (BF6-MOV-03).
+    exact = scale.m_per_turn_to_knots(wanted)
+    knots = round(exact, 1)
+    if scale.knots_to_m_per_turn(knots) > wanted + BOX_TOLERANCE_M:
+        knots = math.floor(exact * 10.0 - 1e-6) / 10.0
     metres = scale.knots_to_m_per_turn(knots)
-    if knots <= 0.0 or metres < lo_all + 1.0 or metres > wanted:
+    if knots <= 0.0 or metres < lo_all + 1.0 or metres > wanted + BOX_TOLERANCE_M:
         return []
     return [f"SPD{knots:g}"]
 
@@ -381,7 +410,10 @@ def checked_division_orders(
     logs = {s: picture.own[s].log for s in division.ships}
     scale = picture.scale
     moves = {
-        s: last_moves.get(s, scale.knots_to_m_per_turn(logs[s].speed_knots)) for s in division.ships
+        s: at_box(logs[s], scale, last_moves[s])
+        if s in last_moves
+        else scale.knots_to_m_per_turn(logs[s].speed_knots)
+        for s in division.ships
     }
     candidates = [tokens]
     candidates.append([t for t in tokens if not t.startswith("SPD")])
@@ -499,6 +531,7 @@ __all__ = [
     "RANGE_BAND",
     "SURRENDER_BRACKETS",
     "TORPEDO_MARGIN_M",
+    "at_box",
     "attack_heading",
     "away_heading",
     "breaks_off",
