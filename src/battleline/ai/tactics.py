@@ -20,7 +20,14 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from battleline.ai import steering
 from battleline.ai.picture import Picture, fire_balance, is_flotilla
-from battleline.ai.steering import CLEARANCE_M, Points, predicted_track
+from battleline.ai.steering import (
+    CLEARANCE_M,
+    COLLISION_CLEAR_DEG,
+    Points,
+    clear_of_collision,
+    drop_side,
+    predicted_track,
+)
 from battleline.engine.geometry import Pose, bearing, norm360, signed_angle
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.command import drop_out_eligible
@@ -437,57 +444,6 @@ def checked_division_orders(
         except BattlelineError:
             refused.append(attempt)
     return []
-
-
-#: After a collision the ship struck must lie at least this far off the bow, degrees.
-COLLISION_CLEAR_DEG = 100.0
-
-
-def clear_of_collision(
-    picture: Picture, pairs: Sequence[tuple[str, str]], wanted: float | None
-) -> float | None:
-    """A heading that puts the ship each own ship struck last turn abaft her beam, nearest
-    ``wanted`` (or her present heading); ``None`` when every such ship already lies clear.
-
-    Ships that collided stop (BF6 collisions); if both then steam on as before, a ship with the
-    other under her bow runs into her again. Turning until the other lies at least
-    :data:`COLLISION_CLEAR_DEG` off the bow parts them.
-    """
-    if not pairs:
-        return None
-    base = picture.poses[pairs[0][0]].heading if wanted is None else wanted
-
-    def off(heading: float, own: str, other: str) -> float:
-        here, there = picture.poses[own], picture.poses[other]
-        return abs(signed_angle(bearing(here.x, here.y, there.x, there.y) - heading))
-
-    if all(off(base, a, b) >= COLLISION_CLEAR_DEG for a, b in pairs):
-        return None
-    options = [norm360(base + d) for d in range(-180, 180, 5)]
-    fine = [h for h in options if all(off(h, a, b) >= COLLISION_CLEAR_DEG for a, b in pairs)]
-    if not fine:
-        return None
-    return min(fine, key=lambda h: (abs(signed_angle(h - base)), h))
-
-
-def drop_side(picture: Picture, division: Division, ship: str, preferred: str) -> str:
-    """The side a ship drops out to: ``preferred`` (away from the enemy) unless a ship of her
-    own division lies nearer on that beam than on the other (line abreast or echelon), so that
-    she does not turn out into her neighbour."""
-    here = picture.poses[ship]
-    near = {"P": math.inf, "S": math.inf}
-    for other in division.ships:
-        if other == ship or other not in picture.poses:
-            continue
-        there = picture.poses[other]
-        rel = signed_angle(here.bearing_to(there.x, there.y))
-        if 30.0 <= abs(rel) <= 150.0:
-            key = "S" if rel > 0 else "P"
-            near[key] = min(near[key], here.distance_to(there))
-    other_side = "S" if preferred == "P" else "P"
-    if near[preferred] < near[other_side]:
-        return other_side
-    return preferred
 
 
 def drop_candidate(picture: Picture, division: Division) -> str:
