@@ -108,12 +108,30 @@ def objective_heading(picture: Picture, here: Pose) -> float | None:
     return norm360(bearing(here.x, here.y, float(goal["x"]), float(goal["y"])))
 
 
+def flag_struck(picture: Picture) -> bool:
+    """Whether the fleet flagship is out of the battle, crippled, or hit on the bridge or the
+    conning tower: the admiral and his staff may be dead (Vitgeft at the Yellow Sea)."""
+    for info in picture.view.divisions.values():
+        if info["fleet_flagship"]:
+            own = picture.own.get(info["flagship"])
+            if own is None:
+                return True
+            log = own.log
+            return not log.in_battle or crippled(log) or log.bridge_hits > 0 or log.ct_hits > 0
+    return False
+
+
 def breaks_off(picture: Picture) -> bool:
-    """Whether a side with an objective breaks off for it now: beaten, or outgunned by
-    :data:`BREAK_RATIO`, or :data:`BREAK_SHARE` of its size lost or crippled."""
+    """Whether a side with an objective breaks off for it now: outgunned by
+    :data:`BREAK_RATIO`, :data:`BREAK_SHARE` of its size lost or crippled, or its fleet
+    flagship struck (:func:`flag_struck`)."""
     if not picture.view.objective:
         return False
-    return loss_share(picture) >= BREAK_SHARE or outgunned(picture, BREAK_RATIO)
+    return (
+        loss_share(picture) >= BREAK_SHARE
+        or outgunned(picture, BREAK_RATIO)
+        or flag_struck(picture)
+    )
 
 
 def lame(log: ShipLog) -> bool:
@@ -500,6 +518,7 @@ __all__ = [
     "drop_side",
     "enemy_torpedo_reach_m",
     "engage_range_m",
+    "flag_struck",
     "flotilla_target",
     "flotilla_torpedo_reach_m",
     "is_beaten",
