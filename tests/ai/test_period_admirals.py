@@ -18,6 +18,7 @@ from battleline.ai.tactics import (
     breaks_off,
     clear_of_collision,
     is_beaten,
+    objective_heading,
     outgunned,
 )
 from battleline.engine import Game, view
@@ -236,3 +237,30 @@ def test_full_speed_again_after_repairs() -> None:
         {s: Watch(s, admiral_seed(game.state.seed, i)) for i, s in enumerate(game.state.sides)},
     )
     assert [orders[t] for t in (5, 6, 7)] == [["SPD15.3"], ["SPD19.2"], ["SPD23"]]
+
+
+def test_the_yellow_sea_squadron_breaks_for_port_arthur_once_the_flagship_is_hit() -> None:
+    """Yellow Sea: the fleets are even (no break at first); a hit on the fleet flagship's
+    bridge (Vitgeft killed) turns the squadron for Port Arthur, west-north-west."""
+    game = new_game("yellow-sea-1904", 1)
+    shown = view(game, "Russia")
+    picture = build_picture(shown)
+    assert fire_balance(picture) < 1.25
+    assert not breaks_off(picture)
+    flag = next(i["flagship"] for i in shown.divisions.values() if i["fleet_flagship"])
+    shown.ship(flag).log.bridge_hits = 1
+    picture = build_picture(shown)
+    assert breaks_off(picture)
+    here = shown.ship(flag).pose
+    heading = objective_heading(picture, here)
+    assert heading is not None and 280.0 <= heading <= 300.0
+
+
+def test_the_vladivostok_cruisers_run_for_vladivostok() -> None:
+    """Ulsan: outgunned by Kamimura's four armoured cruisers, Jessen's three make for
+    Vladivostok (north by east) within three turns, fighting as they go."""
+    game = new_game("ulsan-1904", 1)
+    _play_turns(game, 3)
+    for name in ("Rossia", "Gromoboi"):
+        pose = game.state.poses[name]
+        assert abs(signed_angle(pose.heading - 15.0)) <= 25.0, (name, pose.heading)
