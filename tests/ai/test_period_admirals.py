@@ -264,3 +264,24 @@ def test_the_vladivostok_cruisers_run_for_vladivostok() -> None:
     for name in ("Rossia", "Gromoboi"):
         pose = game.state.poses[name]
         assert abs(signed_angle(pose.heading - 15.0)) <= 25.0, (name, pose.heading)
+
+
+def test_ships_do_not_stay_jammed_after_a_collision() -> None:
+    """Issue 12: ships stayed stuck nose to tail, colliding turn after turn (before: 13 turns
+    running for one pair over these battles, 11 of them Gloucester on Texas at Santiago). A
+    ship jammed with the other forward of her beam now stops for a move while the other steams
+    clear, and one that can turn clear does (the ship struck abaft her beam)."""
+    longest = 0
+    for scenario, seed in (("santiago-1898", 1), ("santiago-1898", 2), ("channel-1900", 1)):
+        game = play(new_game(scenario, seed))
+        turns: dict[tuple[str, str], set[int]] = {}
+        for e in game.events.events:
+            if e.kind is EventKind.COLLISION:
+                pair = (str(e.ship), str(e.data.get("other")))
+                turns.setdefault((min(pair), max(pair)), set()).add(e.turn)
+        for hit in turns.values():
+            run = 0
+            for t in sorted(hit):
+                run = run + 1 if t - 1 in hit else 1
+                longest = max(longest, run)
+    assert longest <= 4, longest

@@ -43,6 +43,7 @@ from battleline.ai.tactics import (
     line_heading,
     objective_heading,
     outgunned,
+    pinned,
     predicted_track,
     presses_attack,
     speed_order,
@@ -255,7 +256,13 @@ class FleetAdmiral:
                 if turn == picture.turn - 1
             ]
             outside = any(o not in alive for o in bumps)
-            escape = clear_of_collision(picture, self._bumped_pairs(picture, alive), heading)
+            pairs = self._bumped_pairs(picture, alive)
+            if pinned(picture, pairs, self.last_moves):
+                # Jammed against a ship that is steaming away from her: any way she makes runs
+                # into it again, so she stops this move and lets it draw clear (BF6-CMD-13).
+                tokens[name] = ["STOP"]
+                continue
+            escape = clear_of_collision(picture, pairs, heading)
             if escape is not None:
                 # Steer clear of the ship she struck: turn until it lies abaft the beam, so
                 # that the two draw apart instead of pressing on nose to tail.
@@ -292,12 +299,16 @@ class FleetAdmiral:
         return lines
 
     def _bumped_pairs(self, picture: Picture, alive: list[str]) -> list[tuple[str, str]]:
-        """(own ship, ship she struck) for this division's collisions of last turn."""
+        """(own ship, ship she struck) for this division's collisions of last turn that turning
+        can clear: with a ship of another division, or with one of its own that is stopped.
+        (Two ships of one line under way part by holding course: the one ahead draws away.)"""
         return [
             (s, other)
             for s in alive
             for turn, other in [self.bumped.get(s, (-1, ""))]
-            if turn == picture.turn - 1 and other in picture.poses
+            if turn == picture.turn - 1
+            and other in picture.poses
+            and (other not in alive or picture.own[other].log.speed_knots <= 0.0)
         ]
 
     def _note_sightings(self, picture: Picture) -> None:

@@ -305,6 +305,28 @@ def clear_of_collision(
     return min(fine, key=lambda h: (abs(signed_angle(h - base)), h))
 
 
+#: A ship that made less than this after a collision is jammed against the other, metres.
+JAMMED_MOVE_M = 100.0
+
+
+def pinned(
+    picture: Picture, pairs: Sequence[tuple[str, str]], last_moves: Mapping[str, float]
+) -> bool:
+    """Whether a ship of these collisions is jammed with the ship she struck forward of her
+    beam (she made less than :data:`JAMMED_MOVE_M` since) while she lies abaft the other's
+    beam: the other can steam clear, and any move of hers, even the first metres of a turn,
+    runs into the other again."""
+    for own, other in pairs:
+        here, there = picture.poses[own], picture.poses[other]
+        if last_moves.get(own, math.inf) >= JAMMED_MOVE_M:
+            continue
+        ahead = abs(signed_angle(bearing(here.x, here.y, there.x, there.y) - here.heading))
+        behind = abs(signed_angle(bearing(there.x, there.y, here.x, here.y) - there.heading))
+        if ahead < COLLISION_CLEAR_DEG and behind >= COLLISION_CLEAR_DEG:
+            return True
+    return False
+
+
 def drop_side(picture: Picture, division: Division, ship: str, preferred: str) -> str:
     """The side a ship drops out to: ``preferred`` (away from the enemy) unless a ship of her
     own division lies nearer on that beam than on the other (line abreast or echelon), so that
@@ -328,12 +350,14 @@ def drop_side(picture: Picture, division: Division, ship: str, preferred: str) -
 __all__ = [
     "CLEARANCE_M",
     "COLLISION_CLEAR_DEG",
+    "JAMMED_MOVE_M",
     "OFFSETS",
     "TRACK_POINTS",
     "ObstacleTable",
     "as_points",
     "clear_of_collision",
     "drop_side",
+    "pinned",
     "predicted_track",
     "steer_clear",
 ]

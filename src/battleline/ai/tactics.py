@@ -26,6 +26,7 @@ from battleline.ai.steering import (
     Points,
     clear_of_collision,
     drop_side,
+    pinned,
     predicted_track,
 )
 from battleline.engine.geometry import Pose, bearing, norm360, signed_angle
@@ -527,6 +528,7 @@ __all__ = [
     "loss_share",
     "objective_heading",
     "outgunned",
+    "pinned",
     "predicted_track",
     "presses_attack",
     "speed_order",
