@@ -197,15 +197,57 @@ def test_BF6_CMD_28_a_beaten_fleet_turns_away_together_and_runs() -> None:
     assert not any(" TS" in line or " TT" in line for line in lines)
 
 
-def test_BF6_CMD_32_a_division_dead_in_the_water_under_the_enemy_guns_strikes() -> None:
-    def disable_cruisers(v: SideView) -> SideView:
+def _wreck(log: ShipLog) -> None:
+    """Stop a ship dead and silence every gun and torpedo she has."""
+    log.propulsion.destroyed = len(log.propulsion.speeds)
+    for key, pos in log.positions.items():
+        pos.destroyed = True
+        assert log.guns_in_action(key) == 0
+    for boxes in log.batteries.values():
+        boxes[:] = [Mark.DESTROYED] * len(boxes)
+    log.torpedoes_left = dict.fromkeys(log.torpedoes_left, 0)
+
+
+def test_BF6_CMD_32_a_wrecked_division_of_a_beaten_side_strikes() -> None:
+    """Dead in the water, no gun or torpedo left, an enemy battleship close by, and the side
+    beaten: the cruisers strike."""
+
+    def wreck_cruisers(v: SideView) -> SideView:
+        for ship in v.own:
+            if ship.name in ("Eclipse", "Talbot"):
+                _wreck(ship.log)
+            if ship.name in ("Prince George", "Victorious", "Royal Sovereign"):
+                ship.log.sunk = True
+        return _with_enemy(v, "Bouvet", Pose(1000.0, 500.0, 90.0))
+
+    lines = FleetAdmiral("Britain", 1).orders(_channel_view(wreck_cruisers), "command")
+    assert "Cruisers: SIG SURRENDER" in lines
+
+
+def test_BF6_CMD_32_no_strike_while_the_guns_fight_or_the_side_is_not_beaten() -> None:
+    """Issue 12: a stopped ship out of line under the enemy's guns struck whatever the state of
+    the fleet. Now the cruisers strike neither with their guns still in action nor, wrecked,
+    while the side is not beaten."""
+
+    def stop_cruisers(v: SideView) -> SideView:
         for ship in v.own:
             if ship.name in ("Eclipse", "Talbot"):
                 ship.log.propulsion.destroyed = len(ship.log.propulsion.speeds)
+            if ship.name in ("Prince George", "Victorious", "Royal Sovereign"):
+                ship.log.sunk = True
         return _with_enemy(v, "Bouvet", Pose(1000.0, 500.0, 90.0))
 
-    lines = FleetAdmiral("Britain", 1).orders(_channel_view(disable_cruisers), "command")
-    assert "Cruisers: SIG SURRENDER" in lines
+    def wreck_cruisers_only(v: SideView) -> SideView:
+        for ship in v.own:
+            if ship.name in ("Eclipse", "Talbot"):
+                _wreck(ship.log)
+        return _with_enemy(v, "Bouvet", Pose(1000.0, 500.0, 90.0))
+
+    for change in (stop_cruisers, wreck_cruisers_only):
+        shown = _channel_view(change)
+        lines = FleetAdmiral("Britain", 1).orders(shown, "command")
+        assert not any("SURRENDER" in line for line in lines), change.__name__
+    assert not is_beaten(build_picture(_channel_view(wreck_cruisers_only)))
 
 
 def test_BF6_CMD_16_a_damaged_ship_drops_out_of_the_line() -> None:

@@ -31,7 +31,7 @@ from battleline.ai.gunnery import (
 )
 from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.tactics import LAUNCH_FRACTION
-from battleline.ai.torpedoes import launch_plan, legal_launches
+from battleline.ai.torpedoes import FLOTILLA_LAUNCH_FRACTION, launch_plan, legal_launches
 from battleline.engine.flow import admiral_seed
 from battleline.engine.geometry import in_arc
 from battleline.errors import BattlelineError
@@ -149,9 +149,10 @@ def _reference_launch_plan(picture: Picture, eye: Callable[[float], float]) -> l
                 there = picture.poses[c.name]
                 if bearing_arc(mount, ship.pose.bearing_to(there.x, there.y)) is None:
                     continue
-                if eye(ship.pose.distance_to(there)) > mount.range_m * LAUNCH_FRACTION:
-                    continue
                 flotilla = is_flotilla(ship.type)
+                share = FLOTILLA_LAUNCH_FRACTION if flotilla else LAUNCH_FRACTION
+                if eye(ship.pose.distance_to(there)) > mount.range_m * share:
+                    continue
                 if mount.position == "beam":
                     count = math.ceil(mount.tubes / 2) if flotilla else 1
                 else:
@@ -198,7 +199,7 @@ def _views(phase: str) -> tuple[SideView, ...]:
     """Every view handed to an admiral in ``phase`` of two short AI battles (destroyers running
     in on a battle line; two cruisers)."""
     out: list[SideView] = []
-    for scenario, seed in (("destroyer-attack", 4), ("cruiser-duel", 2)):
+    for scenario, seed in (("destroyer-attack", 9), ("cruiser-duel", 2)):
         game = new_game(scenario, seed)
         seen: list[tuple[str, SideView]] = []
         admirals = {

@@ -16,6 +16,8 @@ up in ``docs/ai.md``.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from battleline.ai.base import Admiral
@@ -25,23 +27,31 @@ from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.ranging import Fall, RangeKeeper, Skill, fall_of, get_skill
 from battleline.ai.steering import ObstacleTable
 from battleline.ai.tactics import (
-    attack_heading,
+    SURRENDER_BRACKETS,
     away_heading,
+    breaks_off,
+    can_fight,
     centroid,
     checked_division_orders,
+    clear_of_collision,
     division_of,
     drop_candidate,
+    drop_side,
     flotilla_target,
     is_beaten,
     lame,
     line_heading,
+    objective_heading,
+    outgunned,
+    pinned,
     predicted_track,
+    presses_attack,
     speed_order,
     steer_clear,
     torpedoes_left,
     turn_orders,
 )
-from battleline.ai.torpedoes import launch_plan
+from battleline.ai.torpedoes import RUN_MIN_M, attack_run, launch_plan
 from battleline.engine.events import EventKind
 from battleline.engine.geometry import Pose, signed_angle
 from battleline.errors import BattlelineError
@@ -88,6 +98,8 @@ class FleetAdmiral:
         self.signalled: set[str] = set()
         self.bumped: dict[str, tuple[int, str]] = {}
         self._seen_shots: set[tuple[int, str, str]] = set()
+        #: Each enemy ship's last two sightings at the command phase: (turn, funnel point).
+        self.sightings: dict[str, list[tuple[int, tuple[float, float]]]] = {}
 
     # -- the protocol ---------------------------------------------------------------------
 
@@ -158,10 +170,14 @@ class FleetAdmiral:
 
     def command(self, picture: Picture) -> list[str]:
         """Divisional orders and fleet messages (BF6-CMD-01..32)."""
+        self._note_sightings(picture)
         targets = picture.targets()
         big = [c.name for c in targets if not is_flotilla(c.type)]
         everyone = [c.name for c in targets]
-        beaten = is_beaten(picture)
+        # A side with an objective breaks off for it; one without turns away when beaten or
+        # badly outgunned.
+        breaking = breaks_off(picture)
+        beaten = not breaking and (is_beaten(picture) or outgunned(picture))
         tokens: dict[str, list[str]] = {}
         divisions: dict[str, Division] = {}
         attacking = False
@@ -183,29 +199,50 @@ class FleetAdmiral:
             if flotilla and torpedoes_left(picture, alive):
                 flotillas_armed = True
             threat = centroid(picture.funnels[n] for n in (big or everyone))
-            if self._strikes(picture, alive, big, beaten):
+            if self._strikes(picture, alive, big, beaten or is_beaten(picture)):
                 tokens[name] = ["SIG SURRENDER"]
                 continue
-            heading: float | None = None
-            if threat is None:
-                heading = None
-            elif beaten or all(lame(picture.own[s].log) for s in alive):
-                heading = away_heading(here, threat)
-            elif flotilla:
-                quarry = flotilla_target(picture, lead)
-                if quarry is not None and torpedoes_left(picture, alive):
-                    heading, _ = attack_heading(picture, lead, quarry)
-                    attacking = True
-                else:
-                    heading = away_heading(here, threat)
             run = self.last_moves.get(lead, picture.scale.knots_to_m_per_turn(here_log.speed_knots))
-            if threat is not None and heading is None and not beaten and not flotilla:
-                heading, _ = line_heading(picture, lead, big or everyone, run)
             radius = turn_radius_m(here_log, picture.scale)
             # A ship stopped last turn gathers way again (at least its lowest box, BF6-MOV-03).
             ahead = max(run, MIN_LOOKAHEAD_M)
+            heading: float | None = None
+            quarry = flotilla_target(picture, lead) if flotilla else None
+            attacking_here = quarry is not None and presses_attack(picture, alive, quarry)
+            if attacking_here and quarry is not None:
+                # Torpedo craft press their attack while they have torpedoes, whatever the
+                # state of the fleet: their whole worth is in the tubes.
+                runs = {
+                    s: max(
+                        MIN_LOOKAHEAD_M,
+                        self.last_moves.get(
+                            s, picture.scale.knots_to_m_per_turn(picture.own[s].log.speed_knots)
+                        ),
+                    )
+                    for s in alive
+                }
+                heading = attack_run(
+                    picture, alive, quarry, runs, radius, self._enemy_run(picture, quarry)
+                )
+                attacking = True
+            elif breaking:
+                heading = objective_heading(picture, here)
+            elif threat is None:
+                heading = None
+            elif beaten or flotilla or all(lame(picture.own[s].log) for s in alive):
+                heading = away_heading(here, threat)
+            if threat is not None and heading is None and not (beaten or breaking or flotilla):
+                heading, _ = line_heading(picture, lead, big or everyone, run)
+            clear_for = ahead
+            if attacking_here and quarry is not None:
+                # A boat running in stops short of the launch point, so she keeps clear of the
+                # ships she would pass on the way there, not of the target she turns away from.
+                near = min(picture.seen_m(s, quarry) for s in alive)
+                clear_for = min(ahead, max(ahead * 0.6, near - RUN_MIN_M))
             if heading is not None:
-                heading = steer_clear(picture, alive, heading, ahead, others.around(alive), radius)
+                heading = steer_clear(
+                    picture, alive, heading, clear_for, others.around(alive), radius
+                )
             course = here.heading if heading is None else heading
             for s in alive:
                 others.plan(s, predicted_track(picture.poses[s], course, ahead, radius))
@@ -219,21 +256,36 @@ class FleetAdmiral:
                 if turn == picture.turn - 1
             ]
             outside = any(o not in alive for o in bumps)
-            if bumps and not outside:
+            pairs = self._bumped_pairs(picture, alive)
+            if pinned(picture, pairs, self.last_moves):
+                # Jammed against a ship that is steaming away from her: any way she makes runs
+                # into it again, so she stops this move and lets it draw clear (BF6-CMD-13).
+                tokens[name] = ["STOP"]
+                continue
+            escape = clear_of_collision(picture, pairs, heading)
+            if escape is not None:
+                # Steer clear of the ship she struck: turn until it lies abaft the beam, so
+                # that the two draw apart instead of pressing on nose to tail.
+                heading, outside = escape, True
+            elif bumps and not outside:
                 heading = None
             mine = turn_orders(division, here.heading, heading, line=not (flotilla or outside))
-            drop = "" if flotilla else drop_candidate(picture, division)
+            drop = drop_candidate(picture, division)
             if drop:
-                side = self._away_side(here, threat)
-                # The line holds its course while the lame ship turns out of it (BF6-CMD-17).
-                mine = [f'DROP "{drop}" {side}']
+                side = drop_side(picture, division, drop, self._away_side(here, threat))
+                # The line holds its course while the lame ship turns out of it (BF6-CMD-17);
+                # torpedo craft on their run keep turning for the launch point.
+                mine = [f'DROP "{drop}" {side}', *(mine if attacking_here else [])]
             # The speed must suit every ship listed, the one dropping out included: orders are
             # checked on submission before the drop-out is made (BF6-MOV-01).
             tokens[name] = [*speed_order(picture, division, self.last_moves, True), *mine]
         if not fleet_div and divisions:
             fleet_div = next(iter(divisions))
         if fleet_div and tokens.get(fleet_div) != ["SIG SURRENDER"]:
-            signals = self._signals(picture, big or everyone, beaten, attacking, flotillas_armed)
+            # No fleet turn away while torpedo craft are still running in.
+            signals = self._signals(
+                picture, big or everyone, beaten and not attacking, attacking, flotillas_armed
+            )
             if any(s.startswith("SIG TURN") for s in signals):
                 # The fleet turn replaces every division's turn this move (EX-BF6-16).
                 for name in tokens:
@@ -246,18 +298,55 @@ class FleetAdmiral:
                 lines.append(f"{name}: {' '.join(checked)}")
         return lines
 
+    def _bumped_pairs(self, picture: Picture, alive: list[str]) -> list[tuple[str, str]]:
+        """(own ship, ship she struck) for this division's collisions of last turn that turning
+        can clear: with a ship of another division, or with one of its own that is stopped.
+        (Two ships of one line under way part by holding course: the one ahead draws away.)"""
+        return [
+            (s, other)
+            for s in alive
+            for turn, other in [self.bumped.get(s, (-1, ""))]
+            if turn == picture.turn - 1
+            and other in picture.poses
+            and (other not in alive or picture.own[other].log.speed_knots <= 0.0)
+        ]
+
+    def _note_sightings(self, picture: Picture) -> None:
+        """Where each enemy ship was seen this command phase (two sightings kept)."""
+        for name in picture.enemy:
+            seen = self.sightings.setdefault(name, [])
+            if not seen or seen[-1][0] != picture.turn:
+                seen.append((picture.turn, picture.funnels[name]))
+                del seen[:-2]
+
+    def _enemy_run(self, picture: Picture, name: str) -> float:
+        """How far an enemy ship is expected to steam this move, metres: her run between the
+        last two sightings a turn apart, as the eye saw it, at most her class's top speed; her
+        class's top speed when not seen twice running (class values are public)."""
+        top = picture.scale.knots_to_m_per_turn(picture.classes[name].max_knots)
+        seen = self.sightings.get(name, [])
+        if len(seen) == 2 and seen[1][0] - seen[0][0] == 1:
+            return min(top, math.dist(seen[0][1], seen[1][1]))
+        return top
+
     def _strikes(self, picture: Picture, alive: list[str], big: list[str], beaten: bool) -> bool:
-        """Strike the colours (BF6-CMD-32): dead in the water, or beaten and all crippled, with an
-        enemy big ship close by."""
-        if not big:
+        """Strike the colours (BF6-CMD-32) only when every ship of the division can neither
+        fight nor get away, an enemy big ship is close by, and the side is losing.
+
+        A ship can fight while any gun or loaded torpedo mount is left to her
+        (:func:`~battleline.ai.tactics.can_fight`); she can get away while she makes way at
+        all. The side is losing when it is beaten (:func:`~battleline.ai.tactics.is_beaten`):
+        a winning side never strikes.
+        """
+        if not big or not beaten:
             return False
-        reach = 1.5 * picture.scale.bracket_m
+        reach = SURRENDER_BRACKETS * picture.scale.bracket_m
         close = any(picture.seen_m(s, e) <= reach for s in alive for e in big)
         if not close:
             return False
-        dead = all(picture.own[s].log.speed_knots <= 0 for s in alive)
-        broken = beaten and all(lame(picture.own[s].log) for s in alive)
-        return dead or broken
+        return all(
+            picture.own[s].log.speed_knots <= 0 and not can_fight(picture.own[s].log) for s in alive
+        )
 
     @staticmethod
     def _away_side(here: Pose, threat: tuple[float, float] | None) -> str:

@@ -122,4 +122,37 @@ def blank_log(name: str, cls: ShipClass) -> ShipLog:
     return log
 
 
-__all__ = ["FLOTILLA_TYPES", "Picture", "blank_log", "build_picture", "is_flotilla"]
+__all__ = [
+    "FLOTILLA_TYPES",
+    "Picture",
+    "blank_log",
+    "build_picture",
+    "fire_balance",
+    "is_flotilla",
+    "weight_of_fire",
+]
+
+
+def weight_of_fire(log: ShipLog, guns_in_action: bool) -> float:
+    """A ship's broadside weight of fire: for each mounting, the guns bearing on one side ×
+    shell size × rate of fire. With ``guns_in_action`` only the guns her log shows in action
+    count (an own ship, whose damage the side knows); else the class's full armament (an enemy,
+    whose damage it cannot see)."""
+    total = 0.0
+    for m in log.cls.mountings:
+        guns = m.guns_per_side
+        if guns_in_action and m.guns:
+            guns = min(guns, log.guns_in_action(m.key))
+        total += guns * m.shell_size * m.rof
+    return total
+
+
+def fire_balance(picture: Picture) -> float:
+    """The enemy's visible weight of fire over one's own: ships in sight, afloat and not
+    struck, at their class values, against one's own ships in the battle with the guns they
+    have left (:func:`weight_of_fire`); ``inf`` when one's own guns are all silent."""
+    theirs = sum(weight_of_fire(picture.logs[c.name], False) for c in picture.targets())
+    mine = sum(weight_of_fire(s.log, True) for s in picture.able())
+    if mine <= 0.0:
+        return math.inf if theirs > 0.0 else 0.0
+    return theirs / mine

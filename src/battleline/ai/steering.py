@@ -17,12 +17,16 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from battleline.engine.geometry import Pose, norm360, signed_angle
+from battleline.engine.geometry import Pose, bearing, norm360, signed_angle
+
+if TYPE_CHECKING:
+    from battleline.ai.picture import Picture
+    from battleline.rulesets.bf1900.divisions import Division
 
 #: Closest a division plans to pass another ship, metres (bases are ~300 m long at small scale).
 CLEARANCE_M = 550.0
@@ -267,12 +271,93 @@ class ObstacleTable:
         return self._blocks[keep].reshape(-1, 2)
 
 
+# -- after a collision, and dropping out -------------------------------------------------
+
+
+#: After a collision the ship struck must lie at least this far off the bow, degrees.
+COLLISION_CLEAR_DEG = 100.0
+
+
+def clear_of_collision(
+    picture: Picture, pairs: Sequence[tuple[str, str]], wanted: float | None
+) -> float | None:
+    """A heading that puts the ship each own ship struck last turn abaft her beam, nearest
+    ``wanted`` (or her present heading); ``None`` when every such ship already lies clear.
+
+    Ships that collided stop (BF6 collisions); if both then steam on as before, a ship with the
+    other under her bow runs into her again. Turning until the other lies at least
+    :data:`COLLISION_CLEAR_DEG` off the bow parts them.
+    """
+    if not pairs:
+        return None
+    base = picture.poses[pairs[0][0]].heading if wanted is None else wanted
+
+    def off(heading: float, own: str, other: str) -> float:
+        here, there = picture.poses[own], picture.poses[other]
+        return abs(signed_angle(bearing(here.x, here.y, there.x, there.y) - heading))
+
+    if all(off(base, a, b) >= COLLISION_CLEAR_DEG for a, b in pairs):
+        return None
+    options = [norm360(base + d) for d in range(-180, 180, 5)]
+    fine = [h for h in options if all(off(h, a, b) >= COLLISION_CLEAR_DEG for a, b in pairs)]
+    if not fine:
+        return None
+    return min(fine, key=lambda h: (abs(signed_angle(h - base)), h))
+
+
+#: A ship that made less than this after a collision is jammed against the other, metres.
+JAMMED_MOVE_M = 100.0
+
+
+def pinned(
+    picture: Picture, pairs: Sequence[tuple[str, str]], last_moves: Mapping[str, float]
+) -> bool:
+    """Whether a ship of these collisions is jammed with the ship she struck forward of her
+    beam (she made less than :data:`JAMMED_MOVE_M` since) while she lies abaft the other's
+    beam: the other can steam clear, and any move of hers, even the first metres of a turn,
+    runs into the other again."""
+    for own, other in pairs:
+        here, there = picture.poses[own], picture.poses[other]
+        if last_moves.get(own, math.inf) >= JAMMED_MOVE_M:
+            continue
+        ahead = abs(signed_angle(bearing(here.x, here.y, there.x, there.y) - here.heading))
+        behind = abs(signed_angle(bearing(there.x, there.y, here.x, here.y) - there.heading))
+        if ahead < COLLISION_CLEAR_DEG and behind >= COLLISION_CLEAR_DEG:
+            return True
+    return False
+
+
+def drop_side(picture: Picture, division: Division, ship: str, preferred: str) -> str:
+    """The side a ship drops out to: ``preferred`` (away from the enemy) unless a ship of her
+    own division lies nearer on that beam than on the other (line abreast or echelon), so that
+    she does not turn out into her neighbour."""
+    here = picture.poses[ship]
+    near = {"P": math.inf, "S": math.inf}
+    for other in division.ships:
+        if other == ship or other not in picture.poses:
+            continue
+        there = picture.poses[other]
+        rel = signed_angle(here.bearing_to(there.x, there.y))
+        if 30.0 <= abs(rel) <= 150.0:
+            key = "S" if rel > 0 else "P"
+            near[key] = min(near[key], here.distance_to(there))
+    other_side = "S" if preferred == "P" else "P"
+    if near[preferred] < near[other_side]:
+        return other_side
+    return preferred
+
+
 __all__ = [
     "CLEARANCE_M",
+    "COLLISION_CLEAR_DEG",
+    "JAMMED_MOVE_M",
     "OFFSETS",
     "TRACK_POINTS",
     "ObstacleTable",
     "as_points",
+    "clear_of_collision",
+    "drop_side",
+    "pinned",
     "predicted_track",
     "steer_clear",
 ]

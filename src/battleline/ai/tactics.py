@@ -19,8 +19,16 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 
 from battleline.ai import steering
-from battleline.ai.picture import Picture, is_flotilla
-from battleline.ai.steering import CLEARANCE_M, Points, predicted_track
+from battleline.ai.picture import Picture, fire_balance, is_flotilla
+from battleline.ai.steering import (
+    CLEARANCE_M,
+    COLLISION_CLEAR_DEG,
+    Points,
+    clear_of_collision,
+    drop_side,
+    pinned,
+    predicted_track,
+)
 from battleline.engine.geometry import Pose, bearing, norm360, signed_angle
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.command import drop_out_eligible
@@ -29,6 +37,8 @@ from battleline.rulesets.bf1900.movement import allowance_at
 from battleline.rulesets.bf1900.notation import DropOut, parse_orders
 from battleline.rulesets.bf1900.planning import plan_division_move
 from battleline.rulesets.bf1900.ruleset import crippled
+from battleline.rulesets.bf1900.scales import Scale
+from battleline.rulesets.bf1900.scenario import OBJECTIVE_EDGES
 from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.torpedoes import (
     runs_shallow,
@@ -71,9 +81,70 @@ def is_beaten(picture: Picture) -> bool:
     return loss_share(picture) >= BEATEN_SHARE
 
 
+#: A side without an objective turns away when the enemy's visible weight of fire is at least
+#: this many times its own (reconstructed).
+OUTGUNNED_RATIO = 2.0
+#: A side with an objective breaks off for it at this ratio already (reconstructed): its aim is
+#: to get through, not to win the fight.
+BREAK_RATIO = 1.25
+#: ... or once this share of its size is lost or crippled (reconstructed; the Yellow Sea turned
+#: on one hit on the flagship).
+BREAK_SHARE = 0.1
+
+
+def outgunned(picture: Picture, ratio: float = OUTGUNNED_RATIO) -> bool:
+    """Whether the enemy in sight outweighs the side's fire by ``ratio`` or more
+    (:func:`~battleline.ai.picture.fire_balance`)."""
+    return bool(picture.targets()) and fire_balance(picture) >= ratio
+
+
+def objective_heading(picture: Picture, here: Pose) -> float | None:
+    """The heading that makes for the side's objective (``SideView.objective``: a table edge
+    or a port), ``None`` when the scenario names none."""
+    goal = picture.view.objective
+    if not goal:
+        return None
+    if goal.get("kind") == "edge":
+        return OBJECTIVE_EDGES[str(goal["edge"])]
+    return norm360(bearing(here.x, here.y, float(goal["x"]), float(goal["y"])))
+
+
+def flag_struck(picture: Picture) -> bool:
+    """Whether the fleet flagship is out of the battle, crippled, or hit on the bridge or the
+    conning tower: the admiral and his staff may be dead (Vitgeft at the Yellow Sea)."""
+    for info in picture.view.divisions.values():
+        if info["fleet_flagship"]:
+            own = picture.own.get(info["flagship"])
+            if own is None:
+                return True
+            log = own.log
+            return not log.in_battle or crippled(log) or log.bridge_hits > 0 or log.ct_hits > 0
+    return False
+
+
+def breaks_off(picture: Picture) -> bool:
+    """Whether a side with an objective breaks off for it now: outgunned by
+    :data:`BREAK_RATIO`, :data:`BREAK_SHARE` of its size lost or crippled, or its fleet
+    flagship struck (:func:`flag_struck`)."""
+    if not picture.view.objective:
+        return False
+    return (
+        loss_share(picture) >= BREAK_SHARE
+        or outgunned(picture, BREAK_RATIO)
+        or flag_struck(picture)
+    )
+
+
 def lame(log: ShipLog) -> bool:
     """Crippled, or down to under 60 % of the class's top speed."""
     return crippled(log) or log.speed_knots < 0.6 * log.cls.max_knots
+
+
+def can_fight(log: ShipLog) -> bool:
+    """Whether a ship has any gun in action or any torpedo left to fire."""
+    if any(log.guns_in_action(m.key) > 0 for m in log.cls.mountings):
+        return True
+    return any(n > 0 for n in log.torpedoes_left.values())
 
 
 def centroid(points: Iterable[tuple[float, float]]) -> tuple[float, float] | None:
@@ -93,6 +164,11 @@ def enemy_torpedo_reach_m(picture: Picture) -> float:
         for t in picture.classes[c.name].torpedoes
     ]
     return max(reach, default=0.0)
+
+
+def flotilla_torpedo_reach_m(picture: Picture, enemies: Sequence[str]) -> float:
+    """The longest torpedo range among some enemy ships (class values are public)."""
+    return max((t.range_m for e in enemies for t in picture.classes[e].torpedoes), default=0.0)
 
 
 # -- the command phase -----------------------------------------------------------------------
@@ -143,7 +219,12 @@ def line_heading(
     nearest = min(enemies, key=lambda e: picture.seen_m(lead, e))
     target = centroid(pts) or picture.funnels[nearest]
     dist = picture.seen_m(lead, nearest)
-    wanted = max(engage_range_m(picture), enemy_torpedo_reach_m(picture) + TORPEDO_MARGIN_M)
+    if all(is_flotilla(picture.enemy[e].type) for e in enemies if e in picture.enemy):
+        # Only torpedo craft in sight: keep outside their torpedo range and let the light guns
+        # work, rather than steam away to gun range from boats that are faster anyway.
+        wanted = flotilla_torpedo_reach_m(picture, enemies) + TORPEDO_MARGIN_M
+    else:
+        wanted = max(engage_range_m(picture), enemy_torpedo_reach_m(picture) + TORPEDO_MARGIN_M)
     to_enemy = bearing(here.x, here.y, *target)
     broadsides = (norm360(to_enemy + 90.0), norm360(to_enemy - 90.0))
     # The band is at least about half a move deep either side, so a fast ship does not zig-zag
@@ -194,6 +275,21 @@ def attack_heading(picture: Picture, lead: str, target: str) -> tuple[float, str
         return norm360(to_target), "launch"
     options = (norm360(to_target + 90.0), norm360(to_target - 90.0))
     return _nearest_side_heading(here.heading, options), "launch"
+
+
+#: A lame torpedo craft still presses its attack from within this many torpedo ranges.
+LAME_PRESS_RANGES = 3.0
+
+
+def presses_attack(picture: Picture, ships: Sequence[str], quarry: str) -> bool:
+    """Whether a flotilla runs in on ``quarry``: torpedoes left, and not every boat lame unless
+    the quarry is already close (:data:`LAME_PRESS_RANGES`)."""
+    if not torpedoes_left(picture, ships):
+        return False
+    if not all(lame(picture.own[s].log) for s in ships):
+        return True
+    reach = max((t.range_m for s in ships for t in picture.classes[s].torpedoes), default=0.0)
+    return min(picture.seen_m(s, quarry) for s in ships) <= LAME_PRESS_RANGES * reach
 
 
 def _division_ships(picture: Picture, ship: str) -> list[str]:
@@ -263,6 +359,21 @@ def turn_orders(division: Division, current: float, wanted: float | None, line: 
     return [f"TT{min(abs(delta), 180)}{side}"]
 
 
+#: A speed order may exceed the limit by this much, metres (floating-point error only).
+BOX_TOLERANCE_M = 1e-6
+#: A MOVE event gives the distance to 0.1 m, so last turn's move is known to within this.
+LAST_MOVE_ROUNDING_M = 0.06
+
+
+def at_box(log: ShipLog, scale: Scale, last_move_m: float) -> float:
+    """Last turn's move as the admiral saw it, put exactly on a propulsion box's distance when
+    it is within the event's rounding of one: she made that box's distance, as ordered, so she
+    may rise one box above it now (BF6-MOV-03)."""
+    boxes = scale.box_distances_m(log.propulsion.speeds)
+    box = min(boxes, key=lambda b: abs(b - last_move_m), default=math.inf)
+    return box if abs(box - last_move_m) <= LAST_MOVE_ROUNDING_M else last_move_m
+
+
 def speed_order(
     picture: Picture, division: Division, last_moves: Mapping[str, float], full: bool
 ) -> list[str]:
@@ -282,7 +393,14 @@ def speed_order(
             return []
         last = last_moves[ship]
         knots = log.speed_knots  # read once: worked out afresh on every read
-        bounds = [allowance_at(log, scale, max(0.0, last + d), knots) for d in (-0.2, 0.0, 0.2)]
+        snapped = at_box(log, scale, last)
+        if snapped != last:
+            bounds = [allowance_at(log, scale, snapped, knots)]
+        else:
+            bounds = [
+                allowance_at(log, scale, max(0.0, last + d), knots)
+                for d in (-LAST_MOVE_ROUNDING_M, 0.0, LAST_MOVE_ROUNDING_M)
+            ]
         lo = max(b[0] for b in bounds)
         hi = min(b[1] for b in bounds)
         if hi <= 0.0:
@@ -292,9 +410,15 @@ def speed_order(
     wanted = min(hi_all, top)
     if not math.isfinite(wanted) or wanted <= 0.0:
         return []
-    knots = math.floor(scale.m_per_turn_to_knots(wanted) * 10.0 - 1e-6) / 10.0
+    # The speed is written to 0.1 kn. Propulsion boxes are whole tenths of a knot, so the
+    # nearest tenth is the box itself when the limit is a box: ordering a hair below it would
+    # leave the ship under that box, and next turn's ceiling the same box again (BF6-MOV-03).
+    exact = scale.m_per_turn_to_knots(wanted)
+    knots = round(exact, 1)
+    if scale.knots_to_m_per_turn(knots) > wanted + BOX_TOLERANCE_M:
+        knots = math.floor(exact * 10.0 - 1e-6) / 10.0
     metres = scale.knots_to_m_per_turn(knots)
-    if knots <= 0.0 or metres < lo_all + 1.0 or metres > wanted:
+    if knots <= 0.0 or metres < lo_all + 1.0 or metres > wanted + BOX_TOLERANCE_M:
         return []
     return [f"SPD{knots:g}"]
 
@@ -312,7 +436,10 @@ def checked_division_orders(
     logs = {s: picture.own[s].log for s in division.ships}
     scale = picture.scale
     moves = {
-        s: last_moves.get(s, scale.knots_to_m_per_turn(logs[s].speed_knots)) for s in division.ships
+        s: at_box(logs[s], scale, last_moves[s])
+        if s in last_moves
+        else scale.knots_to_m_per_turn(logs[s].speed_knots)
+        for s in division.ships
     }
     candidates = [tokens]
     candidates.append([t for t in tokens if not t.startswith("SPD")])
@@ -351,12 +478,14 @@ def drop_candidate(picture: Picture, division: Division) -> str:
     info = picture.view.divisions[division.name]
     listed = Division(division.name, division.side, tuple(info["ships"]), info["flagship"])
     speeds = {s: picture.own[s].log.speed_knots for s in division.ships}
-    for ship in division.ships:
+    # The slowest first; measured against the fastest of the rest, so that one ship stopped
+    # dead does not keep another lame one in the line.
+    for ship in sorted(division.ships, key=lambda s: (speeds[s], s)):
         if ship in (division.flagship, listed.flagship):
             continue
         others = [v for s, v in speeds.items() if s != ship]
         if (
-            speeds[ship] < min(others) - 1.5
+            speeds[ship] < max(others) - 1.5
             and drop_out_eligible(division, ship, logs)
             and drop_out_eligible(listed, ship, logs)
         ):
@@ -366,27 +495,42 @@ def drop_candidate(picture: Picture, division: Division) -> str:
 
 __all__ = [
     "BEATEN_SHARE",
+    "BREAK_RATIO",
+    "BREAK_SHARE",
     "CLEARANCE_M",
+    "COLLISION_CLEAR_DEG",
     "ENGAGE_FRACTION",
     "LAUNCH_FRACTION",
     "MIN_TURN_DEG",
+    "OUTGUNNED_RATIO",
     "RANGE_BAND",
     "SURRENDER_BRACKETS",
     "TORPEDO_MARGIN_M",
+    "at_box",
     "attack_heading",
     "away_heading",
+    "breaks_off",
+    "can_fight",
     "centroid",
     "checked_division_orders",
+    "clear_of_collision",
     "division_of",
     "drop_candidate",
+    "drop_side",
     "enemy_torpedo_reach_m",
     "engage_range_m",
+    "flag_struck",
     "flotilla_target",
+    "flotilla_torpedo_reach_m",
     "is_beaten",
     "lame",
     "line_heading",
     "loss_share",
+    "objective_heading",
+    "outgunned",
+    "pinned",
     "predicted_track",
+    "presses_attack",
     "speed_order",
     "steer_clear",
     "torpedoes_left",

@@ -5,11 +5,12 @@ well inside range. Reads only the admiral's :class:`~battleline.ai.picture.Pictu
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from battleline.ai.picture import Picture, is_flotilla
+from battleline.ai.steering import predicted_track
 from battleline.ai.tactics import LAUNCH_FRACTION
-from battleline.engine.geometry import in_arc
+from battleline.engine.geometry import bearing, in_arc, norm360, signed_angle
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.arcs import Arc
 from battleline.rulesets.bf1900.ship import TorpedoMount
@@ -66,6 +67,10 @@ def launch_plan(picture: Picture, eye: Callable[[float], float]) -> list[Torpedo
         if not targets:
             continue
         here = ship.pose
+        # Torpedo craft fire at any range that looks within reach: the umpire refuses a launch
+        # that is really out of range, and the boat may not live to close further. A big ship
+        # keeps her torpedoes for a target well inside range.
+        reach_fraction = FLOTILLA_LAUNCH_FRACTION if is_flotilla(ship.type) else LAUNCH_FRACTION
         there = [poses[c.name] for c in targets]
         thetas = [here.bearing_to(p.x, p.y) for p in there]
         for mount, left in loaded:
@@ -73,13 +78,82 @@ def launch_plan(picture: Picture, eye: Callable[[float], float]) -> list[Torpedo
             for c, pose, theta in zip(targets, there, thetas, strict=True):
                 if not _in_arcs(theta, arcs):
                     continue
-                if eye(here.distance_to(pose)) > mount.range_m * LAUNCH_FRACTION:
+                if eye(here.distance_to(pose)) > mount.range_m * reach_fraction:
                     continue
                 launches.append(
                     TorpedoLaunch(ship.name, mount.key, c.name, _salvo(ship, mount, left))
                 )
                 break
     return legal_launches(picture, launches)
+
+
+#: Torpedo craft launch at a target that looks within this fraction of the torpedo range.
+FLOTILLA_LAUNCH_FRACTION = 1.0
+#: Headings an attack run tries, degrees apart.
+RUN_STEP_DEG = 5
+#: A flotilla aims to end its move this far into its torpedo range (reconstructed): near enough
+#: that an error of the eye does not put the target out of range, far enough not to ram her.
+RUN_FRACTION = 0.7
+#: ... and never nearer than this, metres.
+RUN_MIN_M = 450.0
+
+
+def attack_run(
+    picture: Picture,
+    ships: Sequence[str],
+    target: str,
+    run_m: Mapping[str, float],
+    radius_m: float,
+    target_run_m: float,
+) -> float:
+    """The heading for a flotilla's attack run on ``target`` (BF6-TORP-02..10).
+
+    Every heading is tried. Each ship's move (``run_m``) is predicted, turning circle first and
+    then straight on (:func:`~battleline.ai.steering.predicted_track`), against where the target
+    will be when she has run ``target_run_m`` on her seen heading. The heading that leaves most
+    ships with the target in the arc of a loaded mount, within :data:`RUN_FRACTION` of its
+    range and no nearer than :data:`RUN_MIN_M`, wins; the least turn among equals. When no
+    heading gets a ship there this move, the run makes for the point :data:`RUN_FRACTION` of
+    torpedo range from where the target will be: an interception course, not a chase of her
+    wake.
+    """
+    aim = picture.poses[target]
+    tx, ty = picture.funnels[target]
+    h = math.radians(aim.heading)
+    tx, ty = tx + target_run_m * math.sin(h), ty + target_run_m * math.cos(h)
+    mounts = {
+        s: [
+            (launch_arcs(m), m.range_m)
+            for m in picture.own[s].log.cls.torpedoes
+            if picture.own[s].log.torpedoes_left.get(m.key, 0) > 0
+        ]
+        for s in ships
+    }
+    lead = picture.poses[ships[0]]
+    reach = max((r for ms in mounts.values() for _, r in ms), default=0.0)
+    best: tuple[float, float, float] | None = None
+    best_heading = lead.heading
+    for step in range(0, 360, RUN_STEP_DEG):
+        heading = norm360(lead.heading + step)
+        ready, miss = 0, 0.0
+        for s in ships:
+            end = predicted_track(picture.poses[s], heading, run_m[s], radius_m)[-1]
+            d = math.dist(end, (tx, ty))
+            theta = norm360(bearing(end[0], end[1], tx, ty) - heading)
+            if any(
+                RUN_MIN_M <= d <= RUN_FRACTION * r and _in_arcs(theta, arcs)
+                for arcs, r in mounts[s]
+            ):
+                ready += 1
+            miss += abs(d - max(RUN_MIN_M, RUN_FRACTION * reach))
+        score = (
+            -float(ready),
+            miss if not ready else 0.0,
+            abs(signed_angle(heading - lead.heading)),
+        )
+        if best is None or score < best:
+            best, best_heading = score, heading
+    return best_heading
 
 
 def legal_launches(picture: Picture, launches: Sequence[TorpedoLaunch]) -> list[TorpedoLaunch]:
@@ -106,6 +180,11 @@ def legal_launches(picture: Picture, launches: Sequence[TorpedoLaunch]) -> list[
 
 
 __all__ = [
+    "FLOTILLA_LAUNCH_FRACTION",
+    "RUN_FRACTION",
+    "RUN_MIN_M",
+    "RUN_STEP_DEG",
+    "attack_run",
     "launch_plan",
     "legal_launches",
 ]

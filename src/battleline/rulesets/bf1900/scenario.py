@@ -53,6 +53,9 @@ START_VISIBILITY_M: dict[str, float | None] = {"day": None, "dawn": 6000.0, "nig
 GUNNERY_LEVELS = ("green", "veteran", "elite")
 #: Bounds of a side's preferred fighting range (``[[sides]] doctrine_range_m``), metres.
 DOCTRINE_RANGE_M = (500.0, 10000.0)
+#: The table edges a side's objective may name (``[[sides]] objective = { kind = "edge", ... }``),
+#: with the heading that makes for each.
+OBJECTIVE_EDGES = {"north": 0.0, "east": 90.0, "south": 180.0, "west": 270.0}
 
 
 @lru_cache(maxsize=512)
@@ -230,6 +233,50 @@ class DivisionEntry(_Model):
         return out
 
 
+class ObjectiveEntry(_Model):
+    """Where a side means to go rather than fight (read by the AI admirals only): out by a table
+    edge (``kind = "edge"``, ``edge = "north"``) or into a port at a point of the table
+    (``kind = "port"``, ``x``, ``y`` in metres, an optional ``name``)."""
+
+    kind: Literal["edge", "port"]
+    edge: str | None = None
+    x: float | None = None
+    y: float | None = None
+    name: str | None = None
+
+    @model_validator(mode="after")
+    def _complete(self) -> ObjectiveEntry:
+        if self.kind == "edge":
+            if self.edge not in OBJECTIVE_EDGES:
+                raise ValueError(
+                    f"an edge objective needs edge = one of {', '.join(OBJECTIVE_EDGES)}, "
+                    f"not {self.edge!r}"
+                )
+            if self.x is not None or self.y is not None:
+                raise ValueError('an edge objective has no x or y (give kind = "port")')
+        else:
+            if self.x is None or self.y is None:
+                raise ValueError("a port objective needs both x and y, in metres")
+            if not (math.isfinite(self.x) and math.isfinite(self.y)):
+                raise ValueError(
+                    f"a port objective's x and y must be finite, not {self.x}, {self.y}"
+                )
+            if self.edge is not None:
+                raise ValueError('a port objective has no edge (give kind = "edge")')
+        return self
+
+    def plain(self) -> dict[str, str | float]:
+        """The objective as plain values, for the side's view."""
+        out: dict[str, str | float] = {"kind": self.kind}
+        if self.edge is not None:
+            out["edge"] = self.edge
+        if self.x is not None and self.y is not None:
+            out["x"], out["y"] = float(self.x), float(self.y)
+        if self.name is not None:
+            out["name"] = self.name
+        return out
+
+
 class SideEntry(_Model):
     """One side: its name, its fleet flagship and its divisions; optionally its crews' gunnery
     (one of :data:`GUNNERY_LEVELS`) and the range its admiral prefers to fight at, metres (both
@@ -239,6 +286,7 @@ class SideEntry(_Model):
     fleet_flagship: str | None = None
     gunnery: str | None = None
     doctrine_range_m: float | None = None
+    objective: ObjectiveEntry | None = None
     divisions: list[DivisionEntry] = Field(min_length=1)
 
     @field_validator("gunnery")
@@ -256,13 +304,16 @@ class SideEntry(_Model):
             raise ValueError(f"must be a range from {lo:g} to {hi:g} metres, not {value!r}")
         return value
 
-    def doctrine(self) -> dict[str, str | float]:
-        """The side's own AI settings that are set (``gunnery``, ``doctrine_range_m``)."""
-        out: dict[str, str | float] = {}
+    def doctrine(self) -> dict[str, str | float | dict[str, str | float]]:
+        """The side's own AI settings that are set (``gunnery``, ``doctrine_range_m``,
+        ``objective``)."""
+        out: dict[str, str | float | dict[str, str | float]] = {}
         if self.gunnery is not None:
             out["gunnery"] = self.gunnery
         if self.doctrine_range_m is not None:
             out["doctrine_range_m"] = self.doctrine_range_m
+        if self.objective is not None:
+            out["objective"] = self.objective.plain()
         return out
 
     @model_validator(mode="after")

@@ -58,6 +58,9 @@ class SideView:
     #: (``[[sides]] gunnery`` / ``doctrine_range_m``), ``None`` where not set; never the enemy's.
     gunnery: str | None = None
     doctrine_range_m: float | None = None
+    #: This side's objective from the scenario (``[[sides]] objective``: ``kind`` "edge" with
+    #: ``edge``, or "port" with ``x``, ``y``), ``None`` where not set; never the enemy's.
+    objective: dict[str, Any] | None = None
 
     def ship(self, name: str) -> OwnShip:
         """One own ship by name."""
@@ -124,6 +127,7 @@ def side_view(game: Game[Bf1900State, SideView], side: str, since: int = 0) -> S
     # Only this side's own scenario settings (crew gunnery, fighting range), never the enemy's.
     mine_doctrine = state.extra.get("doctrine", {}).get(side, {})
     gunnery, reach = mine_doctrine.get("gunnery"), mine_doctrine.get("doctrine_range_m")
+    goal = mine_doctrine.get("objective")
     return SideView(
         side=side,
         turn=state.turn,
@@ -140,6 +144,7 @@ def side_view(game: Game[Bf1900State, SideView], side: str, since: int = 0) -> S
         result=state.result.line() if state.result else None,
         gunnery=None if gunnery is None else str(gunnery),
         doctrine_range_m=None if reach is None else float(reach),
+        objective=None if goal is None else dict(goal),
     )
 
 
