@@ -362,9 +362,7 @@ def test_submitting_side_may_only_order_its_own_ships() -> None:
 # -- measuring -----------------------------------------------------------------------------
 
 
-def shoot(
-    text: str, targets: dict[str, Pose] | None = None
-) -> tuple[list[ShellSet], Event, Event]:
+def shoot(text: str, targets: dict[str, Pose] | None = None) -> tuple[list[ShellSet], Event, Event]:
     """Fire one entry: its shell sets, its public marker and the umpire's measured note."""
     poses, logs = table(targets)
     events = EventLog()
