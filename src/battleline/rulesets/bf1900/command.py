@@ -534,7 +534,12 @@ def command_phase(
         moved = involuntary_transfer(division, logs, poses, dice, events)
         kept = prune_division(moved, logs, events)
         if kept is None:
-            events.emit(EventKind.COMMAND, f"{name} has no ship left in the battle", division=name)
+            events.emit(
+                EventKind.COMMAND,
+                f"{name} has no ship left in the battle",
+                side=division.side,
+                division=name,
+            )
             if division.fleet_flagship:
                 lost_fleet_flag.append(division)
             continue
@@ -554,13 +559,13 @@ def command_phase(
                         division, o.ship, logs, poses, scale, last_moves, events
                     )
                 except IllegalOrderError as exc:
-                    _cancelled(events, name, o, exc)
+                    _cancelled(events, division, o, exc)
         for o in mine:
             if isinstance(o, DropOut):
                 try:
                     division, alone = drop_out(division, o.ship, logs, events)
                 except IllegalOrderError as exc:
-                    _cancelled(events, name, o, exc)
+                    _cancelled(events, division, o, exc)
                     continue
                 out[alone.name] = alone
                 # It turns out of the line in this very move (BF6-CMD-17).
@@ -573,11 +578,13 @@ def command_phase(
     return CommandResult(out, movement, signals)
 
 
-def _cancelled(events: EventLog, division: str, order: Order, exc: IllegalOrderError) -> None:
+def _cancelled(events: EventLog, division: Division, order: Order, exc: IllegalOrderError) -> None:
+    """A division's order that could not be carried out: its own side's news."""
     events.emit(
         EventKind.COMMAND,
-        f"{division}: {order} cancelled: {exc}",
-        division=division,
+        f"{division.name}: {order} cancelled: {exc}",
+        side=division.side,
+        division=division.name,
         order=str(order),
     )
 
@@ -623,6 +630,7 @@ def _fleet_messages(
             events.emit(
                 EventKind.COMMAND,
                 f"{name} obeys '{signal.message.wording}': {turn} (EX-BF6-16)",
+                side=other.side,
                 division=name,
                 order=str(turn),
             )
@@ -790,7 +798,13 @@ def plan_division_move(
         plan, notes = hit[1], hit[2]
         if events is not None:
             for text, data in notes:
-                events.emit(EventKind.COMMAND, text, division=data["division"], order=data["order"])
+                events.emit(
+                    EventKind.COMMAND,
+                    text,
+                    side=division.side,
+                    division=data["division"],
+                    order=data["order"],
+                )
         return plan
     found: list[_Note] = []
     plan = _make_plan(division, orders, poses, logs, scale, last_moves, events, found)
@@ -863,7 +877,13 @@ def _make_plan(
             data = {"division": division.name, "order": str(o)}
             notes.append((text, data))
             if events is not None:
-                events.emit(EventKind.COMMAND, text, division=division.name, order=str(o))
+                events.emit(
+                    EventKind.COMMAND,
+                    text,
+                    side=division.side,
+                    division=division.name,
+                    order=str(o),
+                )
             succession = False
         step = Step(turn_deg=float(o.signed_deg))
         if succession:
@@ -953,6 +973,7 @@ def finish_division_move(
         events.emit(
             EventKind.COMMAND,
             f"{division.name} is now in {formation}{flip} (BF6-CMD-10)",
+            side=division.side,
             division=division.name,
             formation=formation.value,
         )

@@ -41,6 +41,7 @@ from battleline.rulesets.bf1900.divisions import (
     default_interval_m,
     initial_wake,
 )
+from battleline.rulesets.bf1900.outward import announced
 from battleline.rulesets.bf1900.scales import Scale, get_scale
 from battleline.rulesets.bf1900.scenario import Scenario, builtin_scenarios, get_scenario
 from battleline.rulesets.bf1900.ship import GunClass
@@ -347,16 +348,17 @@ def resolve_command(state: Bf1900State, orders: Orders, dice: SeededDice, events
     merged: dict[str, Any] = {}
     for side in state.sides:
         merged.update(orders[side])
-    result = command.command_phase(
-        state.divisions,
-        merged,
-        state.logs,
-        state.poses,
-        scale_of(state),
-        state.moved_last_m,
-        dice,
-        events,
-    )
+    with announced(state.logs, events):  # a ship that strikes her colours shows it
+        result = command.command_phase(
+            state.divisions,
+            merged,
+            state.logs,
+            state.poses,
+            scale_of(state),
+            state.moved_last_m,
+            dice,
+            events,
+        )
     state.divisions = dict(result.divisions)
     state.plans = {name: tuple(o) for name, o in result.movement_orders.items()}
 
