@@ -44,6 +44,7 @@ from battleline.rulesets.bf1900.divisions import (
 from battleline.rulesets.bf1900.outward import announced
 from battleline.rulesets.bf1900.scales import Scale, get_scale
 from battleline.rulesets.bf1900.scenario import Scenario, builtin_scenarios, get_scenario
+from battleline.rulesets.bf1900.secrets import secrets_for
 from battleline.rulesets.bf1900.ship import GunClass
 from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.state import Bf1900State
@@ -535,6 +536,11 @@ class Ruleset:
     def view(self, game: Game[Bf1900State, SideView], side: str, since: int = 0) -> SideView:
         """The side's view (:mod:`battleline.rulesets.bf1900.view`)."""
         return side_view(game, side, since)
+
+    def secrets(self, state: Bf1900State, side: str) -> set[str]:
+        """What must not reach ``side`` now (:func:`~battleline.rulesets.bf1900.secrets.
+        secrets_for`): enemy coordinates and logs, true ranges, torpedo counts, enemy orders."""
+        return secrets_for(state, side)
 
     def fates(self, state: Bf1900State) -> tuple[ShipFate, ...]:
         """Each ship's fate by :func:`ship_fate`, with speed, flooding, fires and DC dice."""
