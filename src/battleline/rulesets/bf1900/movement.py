@@ -317,13 +317,12 @@ class Contact:
         other_side = log.owners.get(self.other) if is_collision else None
         seen_by = (other_side,) if other_side is not None else ()
         event = log.emit(self.kind, self.text, ship=self.ship, seen_by=seen_by, **self.data)
-        key = "other" if is_collision else "land"
-        told = (
-            f"{self.ship} collides with {self.other}; both stop"
-            if is_collision
-            else f"{self.ship} runs aground on {self.other} and stops"
-        )
-        log.emit(self.kind, told, ship=self.ship, public=True, **{key: self.other})
+        if is_collision:
+            told = f"{self.ship} collides with {self.other}; both stop"
+            log.emit(self.kind, told, ship=self.ship, public=True, other=self.other)
+        else:
+            told = f"{self.ship} runs aground on {self.other} and stops"
+            log.emit(self.kind, told, ship=self.ship, public=True, land=self.other)
         return event
 
 
