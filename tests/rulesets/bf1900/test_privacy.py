@@ -335,3 +335,13 @@ def test_true_coordinates_become_secrets_once_contacts_are_observed(
     assert {"14321.123456", "18765.654321", "14321.1", "18765.7"} <= secrets
     # The view module still shows the true pose: exactly what the scan is there to catch.
     assert leaks(game.view(a).to_json(), secrets) == ["14321.123456", "18765.654321"]
+
+
+def test_only_the_umpires_notes_have_no_audience(duel: Duel) -> None:
+    """Command and division events belong to their side; the damage steps' headings are public;
+    the only events no side sees during play are the umpire's measured figures."""
+    game, _ = duel
+    unseen = [e for e in game.events if e.side is None and not e.public and not e.seen_by]
+    assert unseen and all(e.kind is EventKind.NOTE for e in unseen)
+    assert all(e.data.get("measured") or "run_m" in e.data for e in unseen), unseen[:3]
+    assert all(e.side in game.state.sides for e in game.events.of_kind(EventKind.COMMAND))
