@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from battleline.engine.events import EventLog
 from battleline.engine.flow import Game
 from battleline.engine.record import GameRecord, Replayed, replay_with
 from battleline.engine.state import EngineState, state_hash
@@ -21,18 +22,21 @@ from battleline.rulesets import get_ruleset, ruleset_of_scenario
 AnyGame = Game[Any, Any]
 
 
-def new_game(scenario: str, seed: int, ruleset: str | None = None) -> AnyGame:
+def new_game(
+    scenario: str, seed: int, ruleset: str | None = None, *, events: EventLog | None = None
+) -> AnyGame:
     """Start a game of a built-in scenario (by id) or a scenario file (by path).
 
     The ruleset defaults to the one the scenario names; a scenario the ruleset's schema refuses
-    raises ``ScenarioError`` naming the field.
+    raises ``ScenarioError`` naming the field. ``events`` may be a lean log
+    (``EventLog(keep=...)``) for Monte Carlo runs.
     """
     if ruleset:
         rs = get_ruleset(ruleset)
         rs.check_scenario(scenario)
     else:
         rs = ruleset_of_scenario(scenario)
-    return Game(rs, scenario, seed)
+    return Game(rs, scenario, seed, events=events)
 
 
 def replay_game(record: GameRecord) -> AnyGame:

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from battleline.cli import app
 from battleline.printing import scenario_logs, scenario_sections, write_scenario_aids
 from battleline.printing.charts_pdf import chart_grids, write_charts
+from battleline.printing.compact_log import is_half_sheet
 from battleline.printing.draw import PAGE_H, PAGE_W
 from battleline.printing.gunnery_log_pdf import (
     SHIP_CELLS,
@@ -22,6 +23,7 @@ from battleline.printing.gunnery_log_pdf import (
     division_sections,
     draw_gunnery_log,
     log_pages,
+    sheets_of,
     write_gunnery_logs,
 )
 from battleline.printing.shiplog_pdf import speed_line, write_ship_logs
@@ -183,25 +185,35 @@ def test_a_division_of_more_than_four_runs_on_and_pages_hold_two_sections(tmp_pa
 
 
 def test_scenario_aids_have_every_ship_log_then_each_sides_gunnery_logs(tmp_path: Path) -> None:
-    """BF6-GEN-04: a log for every ship; BF6-GEN-05: each side's divisions on gunnery logs."""
+    """BF6-GEN-06: the set-up sheet first; BF6-GEN-04: a log for every ship (the destroyers two
+    to a sheet); BF6-GEN-05: each side's divisions on gunnery logs to the turn limit; then the
+    damage-codes key and the scale table."""
     sc = get_scenario("channel-1900")
     logs = scenario_logs(sc)
+    small = [lg for lg in logs if is_half_sheet(lg, "small")]
+    assert len(small) == 2  # the two destroyers share a sheet
     sections = scenario_sections(sc)
     out = write_scenario_aids(tmp_path / "channel.pdf", sc)
-    gunnery_pages = sum(log_pages(s) for s in sections.values())
-    assert gunnery_pages == 4  # three divisions a side: two sheets each
-    assert page_count(out) == len(logs) + gunnery_pages
-    first, last = pages(out, slice(0, 1))[0], pages(out, slice(len(logs) - 1, len(logs)))[0]
+    gunnery_pages = sum(len(sheets_of(s, sc.turn_limit)) for s in sections.values())
+    # three divisions a side: two sheets for each 10 of the 20 turns
+    assert sc.turn_limit == 20 and gunnery_pages == 2 * 2 * 2
+    log_pages_ = len(logs) - len(small) // 2
+    text = pages(out)
+    assert len(text) == 1 + log_pages_ + gunnery_pages + 1
+    assert text[0].startswith(f"Set-up: {sc.title}")
+    first, last = text[1], text[log_pages_]
     assert first.startswith(logs[0].name) and f"side: {logs[0].side}" in first
-    assert last.startswith(logs[-1].name) and f"side: {logs[-1].side}" in last
-    assert f"{logs[-1].cls.max_knots:g} kn" in last
-    gunnery = "\n".join(pages(out, slice(len(logs), None)))
+    assert f"side: {logs[-1].side}" in last and f"{logs[-1].cls.max_knots:g} kn" in last
+    shared = [t for t in text[1 : 1 + log_pages_] if all(lg.name in t for lg in small)]
+    assert len(shared) == 1 and "two small ships a sheet" in shared[0]
+    gunnery = "\n".join(text[1 + log_pages_ : -1])
     for side in sc.sides:
         for division in side.divisions:
             assert division.name in gunnery
             for entry in division.ships:
                 assert entry.name in gunnery
     assert "Range est. (mm)" in gunnery and f"\n{sc.turn_limit}\n" in gunnery
+    assert "Damage codes" in text[-1] and "range brackets" in text[-1]
 
 
 def test_chart_tables_print_on_one_page_marked_reconstructed(tmp_path: Path) -> None:
@@ -230,7 +242,8 @@ def test_cli_print_ships_scenario_charts_and_errors(tmp_path: Path) -> None:
     assert len(text) == 2 and "Fuji" in text[1] and " in" in text[1]
     result = runner.invoke(app, ["print", "scenario", "cruiser-duel", str(tmp_path / "s.pdf")])
     assert result.exit_code == 0, result.output
-    assert page_count(tmp_path / "s.pdf") == 2 + 2  # two ship logs, one gunnery sheet a side
+    # set-up, two ship logs, one gunnery sheet a side (12 turns), key and scale table
+    assert page_count(tmp_path / "s.pdf") == 1 + 2 + 2 + 1
     result = runner.invoke(app, ["print", "charts", str(tmp_path / "c.pdf")])
     assert result.exit_code == 0 and (tmp_path / "c.pdf").stat().st_size > 1000
     result = runner.invoke(app, ["print", "gunnery", str(tmp_path / "g.pdf"), "--sheets", "3"])

@@ -128,4 +128,6 @@ def test_waiting_for_the_other_side_then_polling(server: str, page: Any) -> None
     assert r.json()["resolved"] is True
     expect(page.locator("#phase")).to_have_text("gunnery", timeout=10_000)
     expect(page.locator("#waiting")).to_be_hidden()
-    expect(page.locator("#event-list")).to_contain_text("Red: Red cruiser: SPD17")
+    expect(page.locator("#event-list")).to_contain_text("Blue: Blue cruiser: SPD15")
+    # Red's written orders stay Red's: Blue sees only what they did on the table.
+    expect(page.locator("#event-list")).not_to_contain_text("Red: Red cruiser: SPD17")

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from battleline.engine.events import Event
+from battleline.engine.events import Event, EventKind
 from battleline.engine.flow import Game, admiral_seed
 from battleline.engine.view import view
 from battleline.errors import BattlelineError
@@ -158,6 +158,13 @@ def stand_in(side: str, seed: np.random.SeedSequence) -> Admiral:
     """Factory for :class:`StandInAdmiral`."""
     return StandInAdmiral(side, seed)
 
+
+#: Every event kind an AI admiral reads from its views. A Monte Carlo battle records only these
+#: (and what its tally counts): an admiral that reads another kind must add it here, or it would
+#: play differently in a simulation than in a demo (``tests/sim/test_lean_log.py`` checks).
+ADMIRAL_READS: frozenset[EventKind] = frozenset(
+    {EventKind.MOVE, EventKind.COLLISION, EventKind.SPLASH, EventKind.HIT_ZONE}
+)
 
 #: Each ruleset's AI admiral: ruleset name → "module:factory". A ruleset plays AI against AI
 #: only when it is listed here.

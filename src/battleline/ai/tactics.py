@@ -23,10 +23,11 @@ from battleline.ai.picture import Picture, is_flotilla
 from battleline.ai.steering import CLEARANCE_M, Points, predicted_track
 from battleline.engine.geometry import Pose, bearing, norm360, signed_angle
 from battleline.errors import BattlelineError
-from battleline.rulesets.bf1900.command import drop_out_eligible, plan_division_move
+from battleline.rulesets.bf1900.command import drop_out_eligible
 from battleline.rulesets.bf1900.divisions import Division, Formation, restores_line_ahead
 from battleline.rulesets.bf1900.movement import allowance_at
 from battleline.rulesets.bf1900.notation import DropOut, parse_orders
+from battleline.rulesets.bf1900.planning import plan_division_move
 from battleline.rulesets.bf1900.ruleset import crippled
 from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.torpedoes import (
@@ -302,7 +303,7 @@ def checked_division_orders(
     picture: Picture, division: Division, tokens: list[str], last_moves: Mapping[str, float]
 ) -> list[str]:
     """The division's orders, dropping the speed and then the turn if the rules refuse them
-    (:func:`~battleline.rulesets.bf1900.command.plan_division_move` is the check).
+    (:func:`~battleline.rulesets.bf1900.planning.plan_division_move` is the check).
 
     The check is a pure function of the orders and the division, so an attempt the same as one
     already refused, or a division the same as one already checked, is not checked again.

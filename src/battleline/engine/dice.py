@@ -77,7 +77,7 @@ class _DiceBase:
         self.draws = index + 1
         self._rolls.append((purpose, sides, value, index))
         log = self.log
-        if log is not None:
+        if log is not None and (log.keep is None or EventKind.ROLL in log.keep):
             text = (
                 f"{ship}: {purpose} rolls {value} (d{sides})"
                 if ship

@@ -153,14 +153,29 @@ class EventLog:
     about a ship belongs to that ship's side unless ``side`` is given. Inside
     ``with log.shown_to(side):`` every event is also shown to ``side`` (the firing side sees the
     dice of its own shells and the codes they produce).
+
+    A lean log (``keep`` given) records only events of those kinds: a Monte Carlo battle, which
+    can always be replayed in full from its seed, keeps what its tally and its admirals read and
+    skips the rest (every die roll's narrative, above all). ``emit`` of a kind not kept records
+    nothing and returns :data:`DROPPED`.
     """
 
-    def __init__(self, owners: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        owners: Mapping[str, str] | None = None,
+        *,
+        keep: frozenset[EventKind] | None = None,
+    ) -> None:
         self.events: list[Event] = []
         self.turn = 0
         self.phase = ""
         self.owners: Mapping[str, str] = owners or {}
+        self.keep = keep
         self._shown: tuple[str, ...] = ()
+
+    def keeps(self, kind: EventKind) -> bool:
+        """Whether events of ``kind`` are recorded."""
+        return self.keep is None or kind in self.keep
 
     def emit(
         self,
@@ -174,6 +189,8 @@ class EventLog:
         **data: Any,
     ) -> Event:
         """Record and return a new event (private to its owner unless ``public``)."""
+        if self.keep is not None and kind not in self.keep:
+            return DROPPED
         if side is None and ship is not None:
             side = self.owners.get(ship)
         if self._shown:
@@ -201,3 +218,7 @@ class EventLog:
 
     def __len__(self) -> int:
         return len(self.events)
+
+
+#: What :meth:`EventLog.emit` returns for an event a lean log does not keep.
+DROPPED = Event(EventKind.NOTE, "(not recorded)")

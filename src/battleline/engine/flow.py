@@ -92,9 +92,16 @@ class Game(Generic[S, V]):
     state is replaced (never changed in place) at each resolution.
     """
 
-    def __init__(self, ruleset: Ruleset[S, V], scenario: str, seed: int) -> None:
+    def __init__(
+        self,
+        ruleset: Ruleset[S, V],
+        scenario: str,
+        seed: int,
+        *,
+        events: EventLog | None = None,
+    ) -> None:
         self.ruleset = ruleset
-        self.events = EventLog()
+        self.events = EventLog() if events is None else events
         self.dice = SeededDice(seed, log=self.events)
         self.state: S = ruleset.new_state(scenario, seed)
         self.events.owners = ruleset.owners(self.state)

@@ -1,31 +1,35 @@
-"""Printable play aids for tabletop players (BF6-GEN-02): ship logs, gunnery logs and the
-combat chart tables, as PDF, drawn with reportlab from the data the engine uses.
+"""Printable play aids for tabletop players (BF6-GEN-02), as PDF on A4 or US Letter, drawn with
+reportlab from the data the engine uses.
 
-* :mod:`~battleline.printing.shiplog_pdf`: one Ship Log page per ship (REF-BF6-05);
+Sheets (laid out on an A4 design frame, fitted to Letter):
+
+* :mod:`~battleline.printing.shiplog_pdf`: one Ship Log page per ship (REF-BF6-05), and
+  :mod:`~battleline.printing.compact_log`: small craft two to a sheet;
 * :mod:`~battleline.printing.gunnery_log_pdf`: Gunnery Log sheets (BF6-GEN-05, REF-BF6-08);
-* :mod:`~battleline.printing.charts_pdf`: the (reconstructed) combat chart tables.
+* :mod:`~battleline.printing.charts_pdf`: the (reconstructed) combat chart tables;
+* :mod:`~battleline.printing.reference_pdf`: the damage-codes key, scales and range brackets;
+* :mod:`~battleline.printing.setup_pdf`: a scenario's set-up sheet.
 
-:func:`write_scenario_aids` puts a whole scenario's paperwork in one file: a log for every ship,
-then each side's gunnery logs, one section per division. The arcs sheet is not printed; the arcs
-themselves are in ``rulesets/bf1900/arcs.py``.
+True-scale aids (never scaled; :mod:`~battleline.printing.table_aids`): arc-of-fire cards,
+turning circles and range rulers, each page with a calibration bar.
+
+:func:`write_scenario_aids` puts a whole scenario's paperwork in one file: the set-up sheet, a
+log for every ship, each side's gunnery logs to the turn limit, and the key and scale table.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from reportlab.pdfgen.canvas import Canvas
-
-from battleline.printing.draw import PAGE_H, PAGE_W
+from battleline.printing.compact_log import draw_logs
 from battleline.printing.gunnery_log_pdf import (
-    MAX_TURNS,
-    SECTIONS_PER_LOG,
     GunnerySection,
     division_sections,
-    draw_gunnery_log,
-    log_pages,
+    draw_gunnery_logs,
 )
-from battleline.printing.shiplog_pdf import draw_ship_log
+from battleline.printing.paper import PAPERS, Document, Paper
+from battleline.printing.reference_pdf import draw_reference
+from battleline.printing.setup_pdf import draw_setup
 from battleline.rulesets.bf1900.scales import Scale, get_scale
 from battleline.rulesets.bf1900.scenario import Scenario
 from battleline.rulesets.bf1900.shiplog import ShipLog
@@ -61,32 +65,30 @@ def scenario_sections(scenario: Scenario) -> dict[str, list[GunnerySection]]:
     }
 
 
-def write_scenario_aids(path: str | Path, scenario: Scenario, scale: Scale | None = None) -> Path:
-    """Write a scenario's play aids to one PDF: a ship log per ship, then the gunnery logs of
-    each side (two division sections a sheet, a row per turn up to the turn limit).
+def write_scenario_aids(
+    path: str | Path,
+    scenario: Scenario,
+    scale: Scale | None = None,
+    paper: Paper | None = None,
+    half_sheets: str = "small",
+) -> Path:
+    """Write a scenario's play aids to one PDF: the set-up sheet, a ship log per ship (small
+    craft two to a sheet), each side's gunnery logs (two division sections a sheet, a row for
+    every turn up to the turn limit), then the damage-codes key and the scale's table.
 
     ``scale`` defaults to the scenario's own; speeds and ranges print in its table units.
     """
     scale = scale or get_scale(scenario.scale)
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    canvas = Canvas(str(out), pagesize=(PAGE_W, PAGE_H), invariant=1)
-    canvas.setTitle(f"Play aids: {scenario.title}")
-    canvas.setCreator("battleline")
-    for log in scenario_logs(scenario):
-        draw_ship_log(canvas, log, scale)
-        canvas.showPage()
-    turns = min(scenario.turn_limit, MAX_TURNS)
+    doc = Document(path, paper or PAPERS["a4"], f"Play aids: {scenario.title}")
+    draw_setup(doc, scenario, scale)
+    draw_logs(doc, scenario_logs(scenario), scale, half_sheets)
     for side, sections in scenario_sections(scenario).items():
-        for i in range(log_pages(sections)):
-            chunk = sections[i * SECTIONS_PER_LOG : (i + 1) * SECTIONS_PER_LOG]
-            draw_gunnery_log(
-                canvas,
-                chunk,
-                turns=turns,
-                title=f"{scenario.title} - {side}",
-                unit=scale.table_unit,
-            )
-            canvas.showPage()
-    canvas.save()
-    return out
+        draw_gunnery_logs(
+            doc,
+            sections,
+            turns=scenario.turn_limit,
+            title=f"{scenario.title} - {side}",
+            unit=scale.table_unit,
+        )
+    draw_reference(doc, scales={scale.name: scale})
+    return doc.save()

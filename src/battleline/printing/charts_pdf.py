@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfgen.canvas import Canvas
 
 from battleline.printing.draw import (
     BOLD,
@@ -28,6 +27,7 @@ from battleline.printing.draw import (
     Page,
     plain,
 )
+from battleline.printing.paper import PAPERS, Document, Paper
 from battleline.rulesets.bf1900.charts import FACES, Charts, Codes, load_charts
 from battleline.rulesets.bf1900.ship import FloodLevel
 
@@ -212,11 +212,10 @@ def _page_frame(page: Page, charts: Charts) -> None:
     page.text(MARGIN, PAGE_H - MARGIN + 10, foot, size=6.5, font=BOLD if recon else "Helvetica")
 
 
-def draw_charts(canvas: Canvas, charts: Charts) -> int:
-    """Draw every chart table onto as many pages as needed; returns the page count. Each page
-    but the last is ended with ``showPage``; the caller ends the last."""
+def draw_charts(doc: Document, charts: Charts) -> int:
+    """Draw every chart table onto as many new sheets of ``doc`` as needed; the page count."""
     grids = chart_grids(charts)
-    page = Page(canvas)
+    page = doc.sheet()
     _page_frame(page, charts)
     pages, column, top = 1, 0, _TOP
     for grid in grids:
@@ -224,25 +223,22 @@ def draw_charts(canvas: Canvas, charts: Charts) -> int:
             column += 1
             top = _TOP
             if column == COLUMNS:
-                canvas.showPage()
+                doc.end()
+                page = doc.sheet()
                 _page_frame(page, charts)
                 pages, column = pages + 1, 0
         _draw_grid(page, grid, MARGIN + column * (_COL_W + _GUTTER), top)
         top += grid.height
+    doc.end()
     return pages
 
 
-def write_charts(path: str | Path, charts: Charts | None = None) -> Path:
+def write_charts(
+    path: str | Path, charts: Charts | None = None, paper: Paper | None = None
+) -> Path:
     """Write the chart tables (the packaged ones unless ``charts`` is given) to ``path``."""
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
     charts = charts or load_charts()
-    canvas = Canvas(str(out), pagesize=(PAGE_W, PAGE_H), invariant=1)
-    canvas.setTitle(
-        "Combat chart tables (1D6)" + (" - reconstructed" if charts.reconstructed else "")
-    )
-    canvas.setCreator("battleline")
-    draw_charts(canvas, charts)
-    canvas.showPage()
-    canvas.save()
-    return out
+    title = "Combat chart tables (1D6)" + (" - reconstructed" if charts.reconstructed else "")
+    doc = Document(path, paper or PAPERS["a4"], title)
+    draw_charts(doc, charts)
+    return doc.save()

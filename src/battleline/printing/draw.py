@@ -16,7 +16,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from battleline.rulesets.bf1900.shiplog import Mark
 
-#: Every play aid is an A4 sheet in landscape, in points (1/72 in).
+#: The design frame of the sheets: A4 landscape, in points (1/72 in). ``paper.Document`` fits it
+#: to the paper in use; the true-scale aids use the paper's own size instead.
 _A4_LANDSCAPE: tuple[float, float] = landscape(A4)
 PAGE_W, PAGE_H = _A4_LANDSCAPE
 MARGIN = 28.0
@@ -49,12 +50,17 @@ def fit(text: str, width: float, font: str = FONT, size: float = 8.0) -> str:
 
 @dataclass
 class Page:
-    """A canvas page addressed from its top-left corner (``top`` grows downwards)."""
+    """A canvas page addressed from its top-left corner (``top`` grows downwards).
+
+    ``height`` is the page height in the canvas's units: the design frame's unless the page is
+    drawn unscaled on a paper of another size.
+    """
 
     canvas: Canvas
+    height: float = PAGE_H
 
     def _y(self, top: float) -> float:
-        return PAGE_H - top
+        return self.height - top
 
     def text(
         self,

@@ -27,6 +27,7 @@ from battleline.printing.draw import (
     Page,
     boxes_height,
 )
+from battleline.printing.paper import PAPERS, Document, Paper
 from battleline.rulesets.bf1900.scales import Scale
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, GunClass, Mounting, ShipType
 from battleline.rulesets.bf1900.shiplog import Mark, RudderState, ShipLog
@@ -491,15 +492,18 @@ def draw_ship_log(canvas: Canvas, log: ShipLog, scale: Scale) -> None:
     )
 
 
-def write_ship_logs(path: str | Path, logs: Sequence[ShipLog], scale: Scale) -> Path:
-    """Write one ship log page per ship to the PDF at ``path``; returns the path."""
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    canvas = Canvas(str(out), pagesize=(PAGE_W, PAGE_H), invariant=1)
-    canvas.setTitle("Ship logs: " + ", ".join(log.name for log in logs))
-    canvas.setCreator("battleline")
-    for log in logs:
-        draw_ship_log(canvas, log, scale)
-        canvas.showPage()
-    canvas.save()
-    return out
+def write_ship_logs(
+    path: str | Path,
+    logs: Sequence[ShipLog],
+    scale: Scale,
+    paper: Paper | None = None,
+    *,
+    half_sheets: str = "small",
+) -> Path:
+    """Write the logs to the PDF at ``path``: one page per ship, small ships several to a page
+    (:func:`~battleline.printing.compact_log.draw_logs`); returns the path."""
+    from battleline.printing.compact_log import draw_logs
+
+    doc = Document(path, paper or PAPERS["a4"], "Ship logs: " + ", ".join(log.name for log in logs))
+    draw_logs(doc, logs, scale, half_sheets)
+    return doc.save()

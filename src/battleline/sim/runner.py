@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from battleline.engine.events import Event, EventKind
+from battleline.engine.events import Event, EventKind, EventLog
 from battleline.engine.ruleset import ShipFate
 from battleline.engine.state import EngineState
 
@@ -164,17 +164,28 @@ def record_of(
     )
 
 
-def play_battle(scenario: str, seed: int, index: int) -> BattleRecord:
+def lean_log() -> EventLog:
+    """The event log of a Monte Carlo battle: only what the tally and the admirals read.
+
+    A run can always be played again in full from its seed (``battleline sim ... --show RUN``).
+    """
+    from battleline.ai.base import ADMIRAL_READS
+
+    return EventLog(keep=_COUNTED_KINDS | ADMIRAL_READS | {EventKind.PHASE, EventKind.RESULT})
+
+
+def play_battle(scenario: str, seed: int, index: int, *, lean: bool = True) -> BattleRecord:
     """Play run ``index`` of the sweep seeded ``seed``: AI against AI to the result.
 
-    If the engine stops the battle with an error (a rules or AI bug), the record says so
+    The battle keeps a lean event log (:func:`lean_log`) unless ``lean`` is False. If the engine
+    stops the battle with an error (a rules or AI bug), the record says so
     (:meth:`BattleRecord.failed`) instead of losing the whole sweep; the report lists it with
-    the game seed that replays it (``battleline demo --scenario ... --seed ...``).
+    the run that replays it (``battleline sim ... --show RUN``).
     """
     from battleline.ai.base import play
     from battleline.game import new_game
 
-    game = new_game(scenario, run_seed(seed, index))
+    game = new_game(scenario, run_seed(seed, index), events=lean_log() if lean else None)
     a, b = game.state.sides
     try:
         play(game)

@@ -15,12 +15,9 @@ from battleline.engine.events import EventKind, EventLog
 from battleline.engine.geometry import Pose, signed_angle
 from battleline.errors import IllegalOrderError
 from battleline.rulesets.bf1900.command import (
-    MovementResult,
     check_arrow,
     check_orders,
     command_phase,
-    movement_phase,
-    plan_division_move,
     validate_orders,
 )
 from battleline.rulesets.bf1900.divisions import (
@@ -37,6 +34,7 @@ from battleline.rulesets.bf1900.notation import (
     TurnTogether,
     parse_orders,
 )
+from battleline.rulesets.bf1900.planning import MovementResult, movement_phase, plan_division_move
 from battleline.rulesets.bf1900.scales import load_scales
 from battleline.rulesets.bf1900.ship import Rating, ShipClass, ShipType
 from battleline.rulesets.bf1900.shiplog import ShipLog

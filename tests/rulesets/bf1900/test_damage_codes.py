@@ -14,10 +14,19 @@ from battleline.rulesets.bf1900.damage.codes import (
     parse_code,
 )
 from battleline.rulesets.bf1900.hits import Aspect
-from battleline.rulesets.bf1900.ship import GunClass
+from battleline.rulesets.bf1900.ship import GunClass, Mounting
 from battleline.rulesets.bf1900.shiplog import Mark, PropulsionBoxes, RudderState
 from battleline.testing import FixedDice
-from conftest import FakeCharts, cruiser, ctx_for, destroyer, lozenge, majestic, make_log
+from conftest import (
+    FakeCharts,
+    cruiser,
+    ctx_for,
+    destroyer,
+    lozenge,
+    majestic,
+    make_log,
+    plain_class,
+)
 
 
 def _apply(log, codes, dice_values, charts=None, aspect=Aspect.PORT, events=None):  # type: ignore[no-untyped-def]
@@ -169,16 +178,24 @@ def test_BF6_MAIN_02_lozenge_embattled_wing_takes_the_hit() -> None:
 
 
 def test_EX_BF6_13_beam_pattern_hit_takes_an_undamaged_gun() -> None:
-    """EX-BF6-13:
-    BF6-PAT-01: 6 pattern-0 guns with 1 damaged; an S hit crosses out another, undamaged one."""
-    log = make_log(majestic())
-    log.batteries["sec"] = [Mark.NONE] * 5 + [Mark.DAMAGED]
+    """EX-BF6-13, BF6-PAT-01: seed 000 — "if a vessel's six secondary guns are located in beam
+    pattern 0 and one of those guns has already been damaged, a new S hit will cause another
+    previously undamaged gun to be crossed out." The example's own ship: one battery of six
+    secondaries in beam pattern 0, no other secondary mounting, so no location roll."""
+    six = Mounting("sec", GunClass.SECONDARY, 15.2, 1, (4, 2, None, None), 6, 2, beam_pattern=0)
+    log = make_log(plain_class([six]))
+    assert log.batteries["sec"] == [Mark.NONE] * 6
+    log.batteries["sec"][5] = Mark.DAMAGED  # the gun already damaged
     _apply(log, ["S"], [])
     marks = log.batteries["sec"]
-    assert marks.count(Mark.DAMAGED) == 2
+    assert marks.count(Mark.DAMAGED) == 2 and marks.count(Mark.NONE) == 4
     assert marks == [Mark.NONE] * 4 + [Mark.DAMAGED] * 2  # descending run of crossed numbers
-    _apply(log, ["Sx"], [])
-    assert log.batteries["sec"][3] is Mark.DESTROYED
+    # The already-damaged gun is never chosen again, wherever it stands in the battery.
+    log2 = make_log(plain_class([six]))
+    log2.batteries["sec"][2] = Mark.DAMAGED
+    _apply(log2, ["S"], [])
+    n, d = Mark.NONE, Mark.DAMAGED
+    assert log2.batteries["sec"] == [n, n, d, n, n, d]  # gun 6 crossed out, gun 3 stays
 
 
 def test_BF6_SEC_01_one_gun_or_position_at_random() -> None:

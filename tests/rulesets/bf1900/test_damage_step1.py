@@ -72,6 +72,28 @@ def test_BF6_DMG_05_external_fire_can_go_out() -> None:
     assert log.fires == 0
 
 
+def test_BF6_DMG_05_xf_puts_out_a_fire_of_its_own_line() -> None:
+    """BF6-DMG-05: seed 000 — "the Fires section of the combat chart includes separate columns
+    for external and internal fires, and that a result which may result in one or more fires
+    being extinguished is also included." An XF on the external-fire line puts out the external
+    fire that rolled it, not an internal one; the internal fire keeps burning and rolls again on
+    its own, worse line next turn."""
+    assert CHARTS.critical("fire_external", 1) == ("XF",)
+    assert CHARTS.critical("fire_internal", 1) == ("XF",)
+    assert CHARTS.critical("fire_internal", 3) == ("DC",)
+    log = ship()
+    log.fires_external, log.fires_internal = 1, 1
+    events = run(log, [1, 4])  # external 1 → XF; internal 4 → IF
+    assert (log.fires_external, log.fires_internal) == (0, 2)
+    out = [e for e in events.of_kind(EventKind.FIRE) if "goes out" in e.text]
+    assert len(out) == 1 and "an external fire" in out[0].text
+    # And an XF on the internal line puts out an internal fire, never an external one.
+    log2 = ship()
+    log2.fires_external, log2.fires_internal = 1, 1
+    run(log2, [4, 1])  # external 4 → nothing; internal 1 → XF
+    assert (log2.fires_external, log2.fires_internal) == (1, 0)
+
+
 def test_BF6_DMG_04_one_roll_per_fire_and_new_fires_wait() -> None:
     """Two external and one internal fire roll three times, externals first. A fire started
     during the step does not roll until next turn."""

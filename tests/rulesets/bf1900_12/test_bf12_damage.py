@@ -14,8 +14,10 @@ from battleline.rulesets.bf1900.damage.codes import apply_codes
 from battleline.rulesets.bf1900.damage.flooding import resolve_flood_hit
 from battleline.rulesets.bf1900.damage.locations import flood_compartment, locate_main_hit
 from battleline.rulesets.bf1900.damage.step4 import update_listing
+from battleline.rulesets.bf1900.gunnery import GunneryEntry, Measurement, shell_sets
 from battleline.rulesets.bf1900.hits import Aspect, TorpedoHit
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, GunClass
+from battleline.rulesets.bf1900.shipdb import get_ship_class
 from battleline.rulesets.bf1900.shiplog import Mark, ShipLog
 from battleline.rulesets.bf1900_12.damage import (
     bonus_rolls,
@@ -28,7 +30,7 @@ from battleline.rulesets.bf1900_12.damage import (
     shell_sets_by_size,
     sink_roll,
 )
-from battleline.rulesets.bf1900_12.edition import beam_sections
+from battleline.rulesets.bf1900_12.edition import beam_sections, load_conversion, penetration_index
 from battleline.testing import FixedDice
 
 
@@ -51,6 +53,32 @@ def test_EX_BF12C_03a_rolls_3_and_10_give_exactly_one_fire() -> None:
     events = _set(log, [3, 10], penetration=14)
     assert log.fires == 1
     assert all("column 1,2" in t for t in kinds(events, EventKind.DAMAGE) if "round" in t)
+
+
+def test_EX_BF12C_03_the_index_18_14_10_and_its_14_come_from_the_data() -> None:
+    """EX-BF12C-03, REF-BF12-03: seed 002 — "A 12 inch gun turret with a penetration index of
+    18-14-10 fires a medium range broadside shot at a battleship with 12-9 armor. The shell
+    penetration will be 14". Mikasa's 12-inch A turret gets the index 18-14-10 from the packaged
+    ``data/edition.toml``; a hit zone whose leading edge is in gunnery bracket 2 (medium range)
+    hands Step Two penetration 14, which against the 12 of a beam reads column "1,2", where
+    {3, 10} is one fire."""
+    conv = load_conversion()
+    asahi = ShipLog("Asahi", mikasa_class(), "Blue")
+    pen_1d6 = get_ship_class("Mikasa").mounting("A").penetration
+    assert penetration_index(pen_1d6, conv) == (18, 14, 10)
+    assert asahi.cls.mounting("A").penetration == (18, 14, 10, 10)
+    entry = GunneryEntry.parse("Asahi: Mikasa @4000 AP A:2")
+    medium = Measurement(entry, (0.0, 0.0), 3900.0, 4050.0, 0.0, 2, True, Aspect.PORT)
+    (shell_set,) = shell_sets(medium, asahi, EventLog())
+    assert shell_set.penetration == 14
+    target = mikasa()
+    dice, events = FixedDice([3, 10]), EventLog()
+    run_damage_phase({"Asahi": asahi, "Mikasa": target}, [shell_set], [], {}, CHARTS, dice, events)
+    dice.assert_consumed()
+    assert target.fires == 1
+    rounds = [t for t in kinds(events, EventKind.DAMAGE) if "round from Asahi" in t]
+    assert len(rounds) == 2 and all("penetration 14 vs armour 12" in t for t in rounds)
+    assert all("column 1,2" in t for t in rounds)
 
 
 def test_EX_BF12C_03b_double_twelve_gives_two_floods_and_a_bonus_misc_roll() -> None:
@@ -127,6 +155,28 @@ def test_BF12_DMG_05_hits_from_guns_lost_in_step_one_are_removed() -> None:
     dice2 = FixedDice([1] * 7)
     resolve_hits(logs2, [sec], [], before2, CHARTS, dice2, EventLog())
     dice2.assert_consumed()  # 7 of the 14 rounds rolled
+
+
+def test_BF12_DMG_05_a_gun_lost_in_step_two_still_lands_its_rounds() -> None:
+    """BF12-DMG-05, BF12-DMG-04: seed 001 — "All shell hits are considered to occur
+    simultaneously. Hits scored by weapons which were then lost during the Fire & Flooding Step
+    are removed". Only Step One removes rounds: Asahi's hit knocks out Mikasa's A turret in Step
+    Two, and A's two rounds at Asahi still land (cruiser-duel-1d12 seed 4 removed them)."""
+    asahi, mikasa_log = mikasa("Asahi"), mikasa()
+    logs = {"Asahi": asahi, "Mikasa": mikasa_log}
+    sets = [
+        shells("Asahi", "Mikasa", rounds=1),  # 14 against 12: column "1,2"
+        shells("Mikasa", "Asahi", rounds=2),
+    ]
+    # Asahi's round: 8 → M, location 1 → A, Main/TT critical 1 → nothing. Mikasa's A: 1, 2.
+    dice, events = FixedDice([8, 1, 1, 1, 2]), EventLog()
+    run_damage_phase(logs, sets, [], {}, CHARTS, dice, events)
+    dice.assert_consumed()
+    assert mikasa_log.positions["A"].slashes == 1
+    assert mikasa_log.guns_in_action("A") == 0
+    assert not [t for t in kinds(events, EventKind.NOTE) if "BF12-DMG-05" in t]
+    rolled = [e for e in events.events if e.kind is EventKind.DAMAGE and "from Mikasa" in e.text]
+    assert [e.data["roll"] for e in rolled] == [1, 2]
 
 
 # -- Flooding (BF12C-FLOOD, BF12-FLD-01, BF12-DMG-06) --------------------------------------------

@@ -203,3 +203,22 @@ def test_BF12_DC_01_dropped_when_steps_one_and_two_made_it_impossible() -> None:
     log = mikasa()
     events = _dc(log, "M:A", [])
     assert "dropped" in " ".join(kinds(events, EventKind.NOTE))
+
+
+def test_BF12_CMDA_06_recover_ct_rolls_once_each_turn() -> None:
+    """BF12-CMDA-06, AMB-55: seed 001 — "The controlling player of a vessel with a CT hit may roll
+    once each turn in an attempt to reestablish command of a vessel." The two-dice cap of
+    BF12-DC-02 does not give Recover CT a second die."""
+    log = mikasa()
+    log.ct_hits = 1
+    validate_declarations(log, parse_declarations("Mikasa", "RECOVER-CT"), 6)
+    with pytest.raises(IllegalOrderError, match=r"once each turn.*BF12-CMDA-06"):
+        validate_declarations(log, parse_declarations("Mikasa", "RECOVER-CT; RECOVER-CT"), 6)
+    # In Step Three a second die is dropped unrolled: one die only, a failure leaves the CT hit.
+    events = _dc(log, "RECOVER-CT; RECOVER-CT", [6])
+    assert log.ct_hits == 1
+    assert any("once each turn" in t for t in kinds(events, EventKind.NOTE))
+    assert len(kinds(events, EventKind.COMMAND_FUNCTION) + kinds(events, EventKind.REPAIR)) == 1
+    # The next turn it may roll again, and 7 recovers.
+    _dc(log, "RECOVER-CT", [7])
+    assert log.ct_hits == 0

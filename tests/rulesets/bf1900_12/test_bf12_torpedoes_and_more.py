@@ -4,15 +4,17 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from bf12_helpers import CHARTS, mikasa, mikasa_class
 
-from battleline.engine.events import EventLog
+from battleline.engine.events import EventKind, EventLog
 from battleline.engine.geometry import Pose
 from battleline.rulesets.bf1900.damage.codes import CODE_NAMES, parse_code
 from battleline.rulesets.bf1900.damage.locations import locate_main_hit
-from battleline.rulesets.bf1900.hits import Aspect
-from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, ShipClass
+from battleline.rulesets.bf1900.hits import Aspect, TorpedoHit
+from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, Rating, ShipClass
+from battleline.rulesets.bf1900.shipdb import get_ship_class
 from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.torpedoes import (
     TorpedoLaunch,
@@ -20,6 +22,9 @@ from battleline.rulesets.bf1900.torpedoes import (
     resolve_torpedoes,
     shot_aspect,
 )
+from battleline.rulesets.bf1900_12 import ruleset as bf12
+from battleline.rulesets.bf1900_12.damage import resolve_torpedo_hit
+from battleline.rulesets.bf1900_12.edition import runs_under_size, to_1d12
 from battleline.testing import FixedDice
 
 
@@ -130,3 +135,77 @@ def test_BF12_DTYPE_01_every_chart_code_has_an_effect() -> None:
     assert names <= CODE_NAMES
     assert {"FL", "Px", "F", "S"} <= names
     assert "T" not in names and "B" not in names and "DC" not in names  # DIFF-10, DIFF-03
+
+
+# -- running depth on the 1D12 size scale (BF6-TORP-07/08, DIFF-23) ----------------------------
+
+
+def _duel_with_target(target_class: str) -> tuple[Any, TorpedoLaunch]:
+    """cruiser-duel-1d12 with Kasagi replaced by ``target_class`` (on the 1D12 scale) 700 m off
+    Yoshino's port beam, and Yoshino's beam-tube launch at her."""
+    state = bf12.new_state("cruiser-duel-1d12", 1)
+    state.logs["Kasagi"].cls = to_1d12(get_ship_class(target_class))
+    state.poses["Yoshino"] = Pose(0.0, 0.0, 90.0)
+    state.poses["Kasagi"] = Pose(0.0, 700.0, 90.0)
+    return state, TorpedoLaunch.parse("Yoshino: TT beam -> Kasagi")
+
+
+def test_BF6_TORP_07_normal_depth_misses_size_4_or_less_on_the_1d12_scale() -> None:
+    """BF6-TORP-07, EX-DRV-02, DIFF-23: seed 000 — "A torpedo running at normal depth will always
+    miss vessels whose size is 4 or less". On the 1D12 scale size 4 is 4 × 5.5 = 22: the torpedo
+    phase of the 1D12 ruleset lets Yoshino's torpedo run under a size-17 gunboat and a size-22
+    cruiser without a die, and rolls the d12 against a size-28 one."""
+    assert runs_under_size() == 22
+    for name, size in (("Sharpshooter", 17), ("Chih Yuen", 22)):
+        state, launch = _duel_with_target(name)
+        assert state.logs["Kasagi"].cls.size == size
+        dice, events = FixedDice([]), EventLog()
+        bf12.resolve_torpedo(state, {"Blue": [launch], "Red": []}, dice, events)  # type: ignore[arg-type]
+        dice.assert_consumed()
+        assert state.torpedo_hits == []
+        misses = [e for e in events.events if e.kind is EventKind.TORPEDO_MISS]
+        assert [e.data["reason"] for e in misses] == ["depth"]
+    state, launch = _duel_with_target("Yoshino")  # a protected cruiser, size 33
+    dice = FixedDice([12])
+    bf12.resolve_torpedo(state, {"Blue": [launch], "Red": []}, dice, EventLog())  # type: ignore[arg-type]
+    dice.assert_consumed()
+    assert len(state.torpedo_hits) == 1 and dice.history[0].sides == 12
+
+
+def test_BF6_TORP_08_shallow_torpedo_halved_against_good_or_great_protection() -> None:
+    """BF6-TORP-08, AMB-20, BF12-DMG-06: seed 000 — a shallow torpedo "will have its size halved
+    against any vessel with a flood protection rating of good or great". Mikasa (size 55, great
+    protection): a shallow 96 floods as 48 (87 % → the 75> column), a normal-depth 96 as 96
+    (174 % → 150>). Against a ship of poor protection the shallow torpedo keeps its 96."""
+    target = mikasa()
+    assert target.cls.flood_protection is Rating.GREAT
+
+    def hit(log: ShipLog, shallow: bool) -> EventLog:
+        dice, events = FixedDice([1]), EventLog()  # Occurrence 1: no flooding in any column
+        torpedo = TorpedoHit("Kaiman", log.name, "centreline", 96, shallow, Aspect.PORT)
+        resolve_torpedo_hit(log, torpedo, CHARTS, dice, events)
+        dice.assert_consumed()
+        return events
+
+    shallow = hit(target, True)
+    struck = [e for e in shallow.events if e.kind is EventKind.TORPEDO_HIT]
+    assert struck[0].data["size"] == 48 and struck[0].data["halved"]
+    assert "halved to 48" in struck[0].text
+    assert any("75> column" in e.text for e in shallow.events)
+    normal = hit(mikasa(), False)
+    assert any("150> column" in e.text for e in normal.events)
+    poor = ShipLog("Yoshino", to_1d12(get_ship_class("Yoshino")), "Blue")
+    assert poor.cls.flood_protection is Rating.POOR
+    kept = [e for e in hit(poor, True).events if e.kind is EventKind.TORPEDO_HIT]
+    assert kept[0].data["size"] == 96 and not kept[0].data["halved"]
+
+
+def test_BF6_TORP_07_a_normal_depth_hit_reported_on_a_small_ship_does_no_harm() -> None:
+    """BF6-TORP-07: a normal-depth torpedo hit against a 1D12 size of 22 or less (as a tabletop
+    report could give) floods nothing and rolls no die."""
+    boat = ShipLog("Havock", to_1d12(get_ship_class("Havock")), "Red")
+    dice, events = FixedDice([]), EventLog()
+    torpedo = TorpedoHit("Kasagi", "Havock", "beam", 96, False, Aspect.PORT)
+    resolve_torpedo_hit(boat, torpedo, CHARTS, dice, events)
+    dice.assert_consumed()
+    assert any("runs under" in e.text and "BF6-TORP-07" in e.text for e in events.events)

@@ -46,11 +46,28 @@ def register(app: typer.Typer) -> None:
             help="dask://HOST:PORT, dask-local, ray://HOST:PORT or ray-local (default: a local "
             "process pool)",
         ),
+        show: int | None = typer.Option(
+            None,
+            "--show",
+            min=0,
+            help="play run number SHOW of this sweep again in full, narrated like the demo",
+        ),
     ) -> None:
         """Play many battles of a scenario, AI against AI, and report who wins how often."""
         from battleline.errors import BattlelineError
         from battleline.sim.backends import default_workers, prepare, simulate
         from battleline.sim.report import failures, print_report, to_json, write_plot
+
+        if show is not None:
+            from battleline.cli.commands.demo import run_demo
+            from battleline.cli.common import clear_errors
+            from battleline.sim.runner import run_seed
+
+            with clear_errors():
+                if seed < 0:
+                    raise BattlelineError("--seed: a sweep seed is a whole number, 0 or more")
+                run_demo(Console(width=110, highlight=False), scenario, run_seed(seed, show))
+            return
 
         k = default_workers() if workers is None else workers
         to_stdout = json_out == "-"

@@ -1,12 +1,11 @@
-"""The Command Phase and the divisional part of the Movement Phase (BF6-CMD-01..32).
+"""The Command Phase (BF6-CMD-01..32).
 
-* :func:`validate_orders` checks a division's orders against the rules that need no dice.
+* :func:`check_and_plan` checks a side's orders when they are submitted and plans each
+  division's move (:mod:`battleline.rulesets.bf1900.planning`, where the Movement Phase is).
 * :func:`command_phase` runs the Command Phase for one side or both: removes lost ships, makes
   the automatic and rolled (involuntary) transfers of command, the declared (voluntary) ones,
-  drop-outs and fleet messages, and returns each division's movement orders.
-* :func:`plan_division_move` turns a division's movement orders into per-ship legs for
-  :func:`battleline.rulesets.bf1900.movement.trace`; :func:`movement_phase` traces every division,
-  stops ships at collisions (``resolve_tracks``) and keeps station for the next turn.
+  drop-outs and fleet messages, and returns each division's movement orders with the moves
+  planned on submission that still fit.
 
 Readings of the gaps and ambiguities (AMB-01..09, REF-BF6-15) are in ``docs/rules-gaps/command.md``.
 """
@@ -14,8 +13,7 @@ Readings of the gaps and ambiguities (AMB-01..09, REF-BF6-15) are in ``docs/rule
 from __future__ import annotations
 
 import math
-import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from battleline.engine.dice import Dice
@@ -25,23 +23,6 @@ from battleline.errors import IllegalOrderError
 from battleline.rulesets.bf1900.divisions import (
     Division,
     Formation,
-    Step,
-    classify_formation,
-    default_interval_m,
-    formation_after_turn,
-    path_length,
-    split_path,
-)
-from battleline.rulesets.bf1900.movement import (
-    Contact,
-    Leg,
-    Track,
-    allowance_at,
-    apply_steering,
-    emit_contacts,
-    resolve_tracks,
-    trace,
-    turn_radius_m,
 )
 from battleline.rulesets.bf1900.notation import (
     Arrow,
@@ -50,16 +31,20 @@ from battleline.rulesets.bf1900.notation import (
     Order,
     SetSpeed,
     Signal,
-    Stop,
     TransferFlag,
     TurnInSuccession,
     TurnTogether,
     arrow_class,
     parse_orders,
 )
+from battleline.rulesets.bf1900.planning import (
+    PlannedMove,
+    _illegal,
+    plan_move,
+    validate_orders,
+)
 from battleline.rulesets.bf1900.scales import Scale
 from battleline.rulesets.bf1900.shiplog import ShipLog
-from battleline.rulesets.bf1900.table import Land
 
 #: Involuntary transfer succeeds when 1D6 + bonus reaches this (BF6-CMD-21).
 INVOLUNTARY_TARGET = 5.0
@@ -69,14 +54,8 @@ INVOLUNTARY_BONUS = 0.5
 VOLUNTARY_SPEED_FRACTION = 1.0 / 6.0
 #: ... and the recipient within this fraction of a range bracket (BF6-CMD-19).
 VOLUNTARY_RANGE_FRACTION = 0.25
-#: Turn shortfall, degrees, below which a turn counts as finished.
-TURN_SLACK_DEG = 0.5
 
 OrdersIn = str | Sequence[Order]
-
-
-def _illegal(division: str, rule: str, reason: str) -> IllegalOrderError:
-    return IllegalOrderError(f"division {division!r}: {reason} ({rule})")
 
 
 def _orders(value: OrdersIn) -> tuple[Order, ...]:
@@ -84,36 +63,6 @@ def _orders(value: OrdersIn) -> tuple[Order, ...]:
 
 
 # -- validation ----------------------------------------------------------------------------
-
-
-def validate_orders(division: Division, orders: Sequence[Order]) -> None:
-    """Reject orders that break a rule whatever the dice (raises :class:`IllegalOrderError`).
-
-    * a stop order with any other movement order (BF6-CMD-14);
-    * more than one speed order (a division steams at one speed a turn, BF6-MOV-01);
-    * a drop-out or flag transfer naming a ship of another division (BF6-CMD-16, BF6-CMD-19);
-    * a ship that has just dropped out given no turn to leave the line (BF6-CMD-17).
-
-    A turn in succession to a division not in line ahead is *not* rejected: it is carried out as a
-    simultaneous turn (BF6-CMD-09).
-    """
-    movement = [o for o in orders if o.movement]
-    if any(isinstance(o, Stop) for o in movement) and len(movement) > 1:
-        others = " ".join(str(o) for o in movement if not isinstance(o, Stop))
-        raise _illegal(division.name, "BF6-CMD-14", f"STOP cannot be combined with {others}")
-    if sum(isinstance(o, SetSpeed) for o in orders) > 1:
-        raise _illegal(division.name, "BF6-MOV-01", "only one speed order a turn")
-    for o in orders:
-        if isinstance(o, DropOut | TransferFlag) and o.ship not in division.ships:
-            rule = "BF6-CMD-16" if isinstance(o, DropOut) else "BF6-CMD-19"
-            raise _illegal(division.name, rule, f"{o.ship!r} is not a ship of this division")
-    turns = [o for o in orders if isinstance(o, TurnInSuccession | TurnTogether)]
-    if division.must_turn_out and not turns:
-        raise _illegal(
-            division.name,
-            "BF6-CMD-17",
-            f"{division.lead} has just dropped out and must turn out of the line this move",
-        )
 
 
 _ARROW_RANK = {Arrow.NONE: 0, Arrow.FORTY_FIVE: 1, Arrow.HORIZONTAL: 2}
@@ -403,6 +352,9 @@ class CommandResult:
     divisions: dict[str, Division]
     movement_orders: dict[str, tuple[Order, ...]]
     signals: list[tuple[str, Signal]] = field(default_factory=list)
+    #: The moves planned on submission that still fit their divisions (the others are planned
+    #: again in the Movement Phase).
+    plans: dict[str, PlannedMove] = field(default_factory=dict)
 
 
 def prune_division(
@@ -477,11 +429,26 @@ def check_orders(
     Raises :class:`~battleline.errors.OrderSyntaxError` for bad text and
     :class:`~battleline.errors.IllegalOrderError` for an unknown division or an order that breaks
     a rule now (stop with another order, an impossible speed, an ineligible drop-out or transfer).
-    Returns the parsed orders by division.
+    Returns the parsed orders by division; :func:`check_and_plan` also keeps each division's
+    planned move.
     """
+    return check_and_plan(divisions, orders, logs, poses, scale, last_moves)[0]
+
+
+def check_and_plan(
+    divisions: Mapping[str, Division],
+    orders: Mapping[str, OrdersIn],
+    logs: Mapping[str, ShipLog],
+    poses: Mapping[str, Pose],
+    scale: Scale,
+    last_moves: Mapping[str, float],
+) -> tuple[dict[str, tuple[Order, ...]], dict[str, PlannedMove]]:
+    """:func:`check_orders`, with the move each division's orders make (:func:`plan_move`),
+    planned for the division as the side's own transfers and drop-outs leave it."""
     _check_known(divisions, orders)
     scratch = EventLog()
     parsed: dict[str, tuple[Order, ...]] = {}
+    plans: dict[str, PlannedMove] = {}
     for name, value in orders.items():
         division = divisions[name]
         mine = _orders(value)
@@ -494,11 +461,10 @@ def check_orders(
         for o in mine:
             if isinstance(o, DropOut):
                 division = drop_out(division, o.ship, logs, scratch)[0]
-        plan_division_move(
-            division, [o for o in mine if o.movement], poses, logs, scale, last_moves
-        )
+        moves = [o for o in mine if o.movement]
+        plans[name] = plan_move(division, moves, poses, logs, scale, last_moves)
         parsed[name] = mine
-    return parsed
+    return parsed, plans
 
 
 def command_phase(
@@ -510,8 +476,13 @@ def command_phase(
     last_moves: Mapping[str, float],
     dice: Dice,
     events: EventLog,
+    planned: Mapping[str, PlannedMove] | None = None,
 ) -> CommandResult:
     """Run the Command Phase (BF6-CMD-01): orders are keyed by division name.
+
+    ``planned`` holds the moves planned when the orders were submitted (:func:`check_and_plan`);
+    the result passes on those that still fit their division and its movement orders, for the
+    Movement Phase to carry out.
 
     Steps, in order:
 
@@ -525,7 +496,10 @@ def command_phase(
        turns replace the turns of every division of the side with a turn together (EX-BF6-16),
        the others are announced for the admirals.
     """
-    checked = check_orders(divisions, orders, logs, poses, scale, last_moves)
+    if planned is None:
+        checked, planned = check_and_plan(divisions, orders, logs, poses, scale, last_moves)
+    else:
+        checked = {name: _orders(value) for name, value in orders.items()}
     parsed = {name: checked.get(name, ()) for name in divisions}
 
     out: dict[str, Division] = {}
@@ -575,7 +549,12 @@ def command_phase(
         signals.extend((name, o) for o in mine if isinstance(o, Signal))
 
     _fleet_messages(out, movement, signals, logs, events)
-    return CommandResult(out, movement, signals)
+    still = {
+        name: move
+        for name, move in planned.items()
+        if name in out and move.fits(out[name], movement.get(name, ()))
+    }
+    return CommandResult(out, movement, signals, still)
 
 
 def _cancelled(events: EventLog, division: Division, order: Order, exc: IllegalOrderError) -> None:
@@ -636,460 +615,18 @@ def _fleet_messages(
             )
 
 
-# -- the Movement Phase for divisions -----------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DivisionPlan:
-    """One division's move, ready to trace: legs, allowance and radius per ship.
-
-    ``paths`` holds each ship's intended path (as :class:`Step` pieces), ``wakes`` the followers'
-    wakes at the start of the move and ``lead_steps`` the turns in succession of this move, for
-    station keeping; ``together`` is the total simultaneous turn made (``None`` if none).
-    """
-
-    division: Division
-    legs: dict[str, tuple[Leg, ...]]
-    allowance_m: dict[str, float]
-    radius_m: dict[str, float]
-    paths: dict[str, tuple[Step, ...]]
-    wakes: dict[str, tuple[Step, ...]]
-    lead_steps: tuple[Step, ...]
-    ordered_turn: dict[str, float]
-    stopping: bool
-    together: float | None
-    clean_together: bool
-
-
-def _division_distance(
-    division: Division,
-    orders: Sequence[Order],
-    allowances: Mapping[str, tuple[float, float]],
-    knots: Mapping[str, float],
-    scale: Scale,
-    last_moves: Mapping[str, float],
-) -> float:
-    """The distance the division steams this turn (before each follower's station keeping);
-    ``knots`` is each ship's available speed (``ShipLog.speed_knots``)."""
-    able = [s for s in division.ships if allowances[s][1] > 0]
-    if not able:
-        return 0.0
-    speed = next((o for o in orders if isinstance(o, SetSpeed)), None)
-    if speed is not None:
-        wanted = scale.knots_to_m_per_turn(speed.knots)
-        for ship in able:
-            lo, hi = allowances[ship]
-            top = scale.knots_to_m_per_turn(knots[ship])
-            if wanted > top + 1e-6:
-                raise _illegal(
-                    division.name,
-                    "BF6-MOV-01",
-                    f"{speed} is faster than {ship}'s top undamaged propulsion box "
-                    f"({knots[ship]:g} kn)",
-                )
-            if wanted > hi + 1e-6:
-                raise _illegal(
-                    division.name,
-                    "BF6-MOV-03",
-                    f"{speed} ({scale.fmt(wanted)}) is more than one propulsion box faster than "
-                    f"{ship} moved last turn; at most {scale.fmt(hi)} this turn",
-                )
-            if wanted < lo - 1e-6:
-                raise _illegal(
-                    division.name,
-                    "BF6-MOV-06",
-                    f"{speed} ({scale.fmt(wanted)}) is below {ship}'s minimum movement "
-                    f"{scale.fmt(lo)}; use STOP to come to a stop",
-                )
-        return wanted
-    lead = division.lead if division.lead in able else able[0]
-    lo = max(allowances[s][0] for s in able)
-    hi = min(allowances[s][1] for s in able)
-    return max(min(last_moves.get(lead, hi), hi), min(lo, hi))
-
-
-def _legs(steps: Iterable[Step]) -> tuple[Leg, ...]:
-    out: list[Leg] = []
-    for s in steps:
-        if s.turn_deg:
-            out.append(Leg("turn", 0.0, s.turn_deg))
-        elif s.straight_m > 1e-9:
-            out.append(Leg("straight", s.straight_m))
-    return tuple(out)
-
-
-def _straight_wake(ship: str, lead: str, poses: Mapping[str, Pose]) -> tuple[Step, ...]:
-    p, q = poses[ship], poses[lead]
-    dx, dy = math.sin(math.radians(p.heading)), math.cos(math.radians(p.heading))
-    ahead = (q.x - p.x) * dx + (q.y - p.y) * dy
-    return (Step(straight_m=ahead),) if ahead > 1e-6 else ()
-
-
-#: How many plans :func:`plan_division_move` remembers: a turn of a big battle makes a few dozen.
-PLAN_MEMO_SIZE = 128
-#: An event the plan emits: text and data (BF6-CMD-09 notes).
-_Note = tuple[str, dict[str, str]]
-_PlanKey = tuple[object, ...]
-_plan_memo: dict[_PlanKey, tuple[Scale, DivisionPlan, tuple[_Note, ...]]] = {}
-_plan_memo_lock = threading.Lock()
-
-
-def _plan_key(
-    division: Division,
-    orders: tuple[Order, ...],
-    poses: Mapping[str, Pose],
-    logs: Mapping[str, ShipLog],
-    scale: Scale,
-    last_moves: Mapping[str, float],
-) -> _PlanKey:
-    """Everything :func:`_make_plan` reads, as immutable values (the scale is compared apart).
-
-    Per ship of the division: its pose; its last move, or ``None`` when absent (absent and
-    present differ: see :func:`_division_distance`); what it reads of the log — the available
-    speed, ``sunk`` and the propulsion box speeds (:func:`allowance_at`), the class's turning
-    circle, the TR hits and the rudder (:func:`turn_radius_m`, :func:`apply_steering`), and the
-    class's type when the interval is the default (:meth:`Scale.base_size_m`). The log's name
-    only appears in an error, and errors are never remembered.
-    """
-    default_interval = not division.interval_m
-    per_ship = tuple(
-        (
-            poses[ship],
-            last_moves.get(ship),
-            log.speed_knots,
-            log.sunk,
-            log.propulsion.speeds,
-            log.cls.turning_circle_m,
-            log.tr_hits,
-            log.rudder,
-            log.cls.type if default_interval else None,
-        )
-        for ship in division.ships
-        for log in (logs[ship],)
-    )
-    return division, orders, per_ship
-
-
-def plan_division_move(
-    division: Division,
-    orders: Sequence[Order],
-    poses: Mapping[str, Pose],
-    logs: Mapping[str, ShipLog],
-    scale: Scale,
-    last_moves: Mapping[str, float],
-    events: EventLog | None = None,
-) -> DivisionPlan:
-    """Turn a division's movement orders into per-ship legs (BF6-CMD-04..15): see
-    :func:`_make_plan`.
-
-    A turn plans each division up to four times with the same inputs (the AI's check, the check
-    on submission, the Command Phase and the Movement Phase), so plans are remembered, keyed on
-    :func:`_plan_key` — every value the plan reads, all immutable (frozen dataclasses, tuples,
-    floats, enums) — and the scale, compared by value. The plan is a pure function of these, so
-    a remembered plan is the plan made afresh; its notes (BF6-CMD-09 events) are emitted again
-    on every call. Floats that compare equal but differ (only ±0.0) reach the plan through
-    comparisons and sums with non-zero terms, where they act alike. A plan that raises is not
-    remembered. A remembered plan is shared: callers only read it.
-    """
-    orders = tuple(orders)
-    key = _plan_key(division, orders, poses, logs, scale, last_moves)
-    hit = _plan_memo.get(key)
-    if hit is not None and (hit[0] is scale or hit[0] == scale):
-        plan, notes = hit[1], hit[2]
-        if events is not None:
-            for text, data in notes:
-                events.emit(
-                    EventKind.COMMAND,
-                    text,
-                    side=division.side,
-                    division=data["division"],
-                    order=data["order"],
-                )
-        return plan
-    found: list[_Note] = []
-    plan = _make_plan(division, orders, poses, logs, scale, last_moves, events, found)
-    with _plan_memo_lock:  # the web server may plan from several threads
-        if len(_plan_memo) >= PLAN_MEMO_SIZE:
-            del _plan_memo[next(iter(_plan_memo))]  # the oldest
-        _plan_memo[key] = (scale, plan, tuple(found))
-    return plan
-
-
-def _make_plan(
-    division: Division,
-    orders: Sequence[Order],
-    poses: Mapping[str, Pose],
-    logs: Mapping[str, ShipLog],
-    scale: Scale,
-    last_moves: Mapping[str, float],
-    events: EventLog | None,
-    notes: list[_Note],
-) -> DivisionPlan:
-    """Turn a division's movement orders into per-ship legs (BF6-CMD-04..15).
-
-    * Turns come at the very start of the move, in the order written (BF6-CMD-11, BF6-CMD-15),
-      then the ships run straight with what is left.
-    * Turn in succession (BF6-CMD-05): the lead turns at once; the pivot is where it starts its
-      turn (AMB-03). Each follower runs along its wake to the pivot and turns there, so the line
-      stays a line. A follower that does not reach the pivot this move turns there next move.
-    * Turn together (BF6-CMD-08): every ship turns at once, where it is. A turn in succession
-      given out of line ahead, or after a turn together in the same move, is carried out as a
-      turn together (BF6-CMD-09) and an event says so.
-    * Stop (BF6-CMD-13): each ship covers its minimum movement and is then stopped.
-    * Speed: ``SPDn`` sets the division's speed (BF6-MOV-01/03); without it the division keeps
-      last turn's distance, slowed to what its slowest ship can make. Followers in line ahead
-      steam a little faster or slower to keep their station interval (BF6-CMD-17, gap closing).
-    """
-    validate_orders(division, orders)
-    ships = division.ships
-    knots = {s: logs[s].speed_knots for s in ships}  # read once: worked out on every read
-    allowances = {
-        s: allowance_at(
-            logs[s],
-            scale,
-            last_moves[s] if s in last_moves else scale.knots_to_m_per_turn(knots[s]),
-            knots[s],
-        )
-        for s in ships
-    }
-    radius = {s: turn_radius_m(logs[s], scale) for s in ships}
-    stopping = any(isinstance(o, Stop) for o in orders)
-    distance = _division_distance(division, orders, allowances, knots, scale, last_moves)
-    interval = division.interval_m or default_interval_m(
-        [scale.base_size_m(logs[s].cls)[0] for s in ships]
-    )
-
-    in_line = division.formation is Formation.LINE_AHEAD
-    lead_steps: list[Step] = []
-    together_at: float | None = None
-    after: list[Step] = []
-    for o in orders:
-        if not isinstance(o, TurnInSuccession | TurnTogether):
-            continue
-        succession = isinstance(o, TurnInSuccession)
-        if succession and (not in_line or together_at is not None):
-            why = (
-                f"{division.name} is in {division.formation}"
-                if not in_line
-                else "a turn together came first"
-            )
-            text = f"{division.name}: {o} carried out as a turn together ({why}; BF6-CMD-09)"
-            data = {"division": division.name, "order": str(o)}
-            notes.append((text, data))
-            if events is not None:
-                events.emit(
-                    EventKind.COMMAND,
-                    text,
-                    side=division.side,
-                    division=division.name,
-                    order=str(o),
-                )
-            succession = False
-        step = Step(turn_deg=float(o.signed_deg))
-        if succession:
-            lead_steps.append(step)
-        else:
-            if together_at is None:
-                together_at = path_length(lead_steps, radius[division.lead])
-            after.append(step)
-
-    wakes = dict(division.wake)
-    clean = not lead_steps and division.formation is not Formation.NONE
-    legs: dict[str, tuple[Leg, ...]] = {}
-    allowance: dict[str, float] = {}
-    paths: dict[str, tuple[Step, ...]] = {}
-    used_wakes: dict[str, tuple[Step, ...]] = {}
-    ordered: dict[str, float] = {}
-    for i, ship in enumerate(ships):
-        lo, hi = allowances[ship]
-        r = radius[ship]
-        wake: tuple[Step, ...] = ()
-        if in_line and i > 0:
-            wake = wakes.get(ship) or _straight_wake(ship, division.lead, poses)
-            if any(s.turn_deg for s in wake):
-                clean = False
-        if stopping:
-            d = lo
-        elif in_line and i > 0 and together_at is None:
-            d = distance + (path_length(wake, r) - i * interval)
-        else:
-            d = distance
-        d = min(max(d, lo), hi)
-        used_wakes[ship] = wake
-        base = (*wake, *lead_steps)
-        if together_at is not None:
-            base = split_path(base, together_at, r)[0]
-        path = (*base, *after, Step(straight_m=d + 1.0))
-        paths[ship] = path
-        ordered[ship] = sum(s.turn_deg for s in path)
-        legs[ship] = apply_steering(logs[ship], _legs(path), r)
-        allowance[ship] = d
-    return DivisionPlan(
-        division=division,
-        legs=legs,
-        allowance_m=allowance,
-        radius_m=radius,
-        paths=paths,
-        wakes=used_wakes,
-        lead_steps=tuple(lead_steps),
-        ordered_turn=ordered,
-        stopping=stopping,
-        together=None if together_at is None else sum(s.turn_deg for s in after),
-        clean_together=clean,
-    )
-
-
-def finish_division_move(
-    plan: DivisionPlan, tracks: Mapping[str, Track], events: EventLog | None = None
-) -> Division:
-    """The division after its move: wakes for line ahead, or the formation a turn together left
-    it in (BF6-CMD-10), reversing the line when the turn put the rear ship in front."""
-    division = plan.division.with_(must_turn_out=False)
-    ships = division.ships
-    if plan.together is None:
-        if division.formation is not Formation.LINE_AHEAD or len(ships) == 1:
-            return division.with_(wake=())
-        lead = ships[0]
-        lead_run = split_path(plan.paths[lead], tracks[lead].length_m, plan.radius_m[lead])[0]
-        wake = []
-        for ship in ships[1:]:
-            # The follower's path to the lead's new position is its old wake plus the lead's run.
-            whole = (*plan.wakes.get(ship, ()), *lead_run)
-            rest = split_path(whole, tracks[ship].length_m, plan.radius_m[ship])[1]
-            wake.append((ship, rest))
-        return division.with_(wake=tuple(wake))
-    # Every ship ran the same legs only if each made the whole turn (a ship dead in the water,
-    # short of movement or with a jammed rudder did not): otherwise read the poses.
-    same = all(abs(tracks[s].turned_deg - plan.together) <= TURN_SLACK_DEG for s in ships)
-    if plan.clean_together and same:
-        formation, reverse = formation_after_turn(division.formation, plan.together)
-    else:
-        formation, reverse = classify_formation([tracks[s].end for s in ships], 3.0)
-    if reverse:
-        division = division.reversed()
-    division = division.with_(formation=formation, wake=())
-    if events is not None and (formation is not plan.division.formation or reverse):
-        flip = f", {division.lead} now leading" if reverse else ""
-        events.emit(
-            EventKind.COMMAND,
-            f"{division.name} is now in {formation}{flip} (BF6-CMD-10)",
-            side=division.side,
-            division=division.name,
-            formation=formation.value,
-        )
-    return division
-
-
-@dataclass
-class MovementResult:
-    """The Movement Phase's outcome for the divisions given to it."""
-
-    poses: dict[str, Pose]
-    tracks: dict[str, Track]
-    divisions: dict[str, Division]
-    last_moves: dict[str, float]
-    contacts: list[Contact]
-
-
-def movement_phase(
-    divisions: Mapping[str, Division],
-    orders: Mapping[str, Sequence[Order]],
-    poses: Mapping[str, Pose],
-    logs: Mapping[str, ShipLog],
-    scale: Scale,
-    last_moves: Mapping[str, float],
-    events: EventLog,
-    land: Sequence[Land] = (),
-) -> MovementResult:
-    """Move every division at once (BF6-GEN-07): plan, trace, stop at contacts, keep station.
-
-    ``last_moves`` in the result is each ship's actual move, or 0 for a ship that obeyed a stop
-    order (it is dead in the water for the next turn's acceleration, BF6-CMD-13).
-    """
-    plans = {
-        name: plan_division_move(d, orders.get(name, ()), poses, logs, scale, last_moves, events)
-        for name, d in divisions.items()
-    }
-    raw: dict[str, Track] = {}
-    for plan in plans.values():
-        for ship, legs in plan.legs.items():
-            raw[ship] = trace(ship, poses[ship], legs, plan.radius_m[ship], plan.allowance_m[ship])
-    sizes = {s: scale.base_size_m(logs[s].cls) for s in poses if s in logs}
-    # Sunk ships are gone from the table (as for sight, BF6-SINK-05): wrecks block nobody.
-    stationary = {
-        s: p for s, p in poses.items() if s not in raw and s in sizes and not logs[s].sunk
-    }
-    tracks, contacts = resolve_tracks(raw, sizes, land, stationary)
-    emit_contacts(events, contacts)
-
-    new_divisions: dict[str, Division] = {}
-    new_last: dict[str, float] = dict(last_moves)
-    new_poses: dict[str, Pose] = dict(poses)
-    for name, plan in plans.items():
-        for ship in plan.division.ships:
-            track = tracks[ship]
-            new_poses[ship] = track.end
-            new_last[ship] = 0.0 if plan.stopping else track.length_m
-            _narrate(events, name, plan, track, scale)
-        new_divisions[name] = finish_division_move(plan, tracks, events)
-    return MovementResult(new_poses, tracks, new_divisions, new_last, contacts)
-
-
-def _narrate(
-    events: EventLog, division: str, plan: DivisionPlan, track: Track, scale: Scale
-) -> None:
-    ship = track.ship
-    turned = track.turned_deg
-    turn = ""
-    if abs(turned) >= TURN_SLACK_DEG:
-        turn = f", turning {abs(turned):.0f}° to {'starboard' if turned > 0 else 'port'}"
-    stop = "; stopped (BF6-CMD-13)" if plan.stopping else ""
-    events.emit(
-        EventKind.MOVE,
-        f"{ship} moves {scale.fmt(track.length_m)} ({track.length_m:.0f} m){turn}, "
-        f"now heading {track.end.heading:03.0f}°{stop}",
-        ship=ship,
-        division=division,
-        distance_m=round(track.length_m, 1),
-        turned_deg=round(turned, 1),
-        x=round(track.end.x, 1),
-        y=round(track.end.y, 1),
-        heading=round(track.end.heading, 1),
-    )
-    is_lead = ship == plan.division.lead
-    if (is_lead or plan.together is not None) and not plan.stopping:
-        wanted = plan.ordered_turn.get(ship, 0.0)
-        if (
-            abs(wanted) - abs(turned) > TURN_SLACK_DEG
-            and track.length_m < plan.allowance_m[ship] + 1e-6
-        ):
-            events.emit(
-                EventKind.MOVE,
-                f"{ship} turns only {abs(turned):.0f}° of the {abs(wanted):.0f}° ordered: "
-                "not enough movement (BF6-CMD-12)",
-                ship=ship,
-                division=division,
-                ordered_deg=wanted,
-                turned_deg=round(turned, 1),
-            )
-
-
 __all__ = [
     "CommandResult",
-    "DivisionPlan",
-    "MovementResult",
+    "check_and_plan",
     "check_arrow",
     "check_orders",
     "closest_successor",
     "command_phase",
     "drop_out",
     "drop_out_eligible",
-    "finish_division_move",
     "fleet_turn",
     "involuntary_bonus",
     "involuntary_transfer",
-    "movement_phase",
-    "plan_division_move",
     "prune_division",
     "surrender",
     "transfer_command",

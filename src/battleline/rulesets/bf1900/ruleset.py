@@ -20,6 +20,7 @@ land through its scenario).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,7 @@ from battleline.engine.geometry import Pose
 from battleline.engine.ruleset import PhaseSpec, ShipFate
 from battleline.engine.state import Result
 from battleline.errors import IllegalOrderError, OrderSyntaxError
-from battleline.rulesets.bf1900 import command, gunnery, notation, torpedoes
+from battleline.rulesets.bf1900 import command, gunnery, notation, planning, torpedoes
 from battleline.rulesets.bf1900.charts import Charts, load_charts
 from battleline.rulesets.bf1900.damage.declarations import DCDeclaration, parse_declarations
 from battleline.rulesets.bf1900.damage.phase import run_damage_phase
@@ -42,6 +43,7 @@ from battleline.rulesets.bf1900.divisions import (
     initial_wake,
 )
 from battleline.rulesets.bf1900.outward import announced
+from battleline.rulesets.bf1900.planning import PlannedMove
 from battleline.rulesets.bf1900.scales import Scale, get_scale
 from battleline.rulesets.bf1900.scenario import Scenario, builtin_scenarios, get_scenario
 from battleline.rulesets.bf1900.secrets import secrets_for
@@ -237,11 +239,18 @@ def _split_ship(text: str) -> tuple[str, str]:
     return ship.strip(), rest.strip()
 
 
-def parse_command(
-    state: Bf1900State, side: str, texts: Sequence[str]
-) -> dict[str, tuple[notation.Order, ...]]:
+@dataclass(frozen=True, slots=True)
+class SealedCommand:
+    """One side's Command Phase orders as sealed: the orders by division, and the move each
+    division's orders make, planned on submission (the Movement Phase carries it out)."""
+
+    orders: dict[str, tuple[notation.Order, ...]]
+    moves: dict[str, PlannedMove]
+
+
+def parse_command(state: Bf1900State, side: str, texts: Sequence[str]) -> SealedCommand:
     """Read ``<division>: <orders>`` lines (BF6-CMD-01..17 in ``notation``; fleet messages as
-    ``SIG ...``), check each division's orders (``command.check_orders``)."""
+    ``SIG ...``), check each division's orders and plan its move (``command.check_and_plan``)."""
     out: dict[str, tuple[notation.Order, ...]] = {}
     for text in texts:
         if ":" not in text:
@@ -261,7 +270,7 @@ def parse_command(
     # Every check the Command Phase makes without dice, done now: stop with another order,
     # impossible speeds (BF6-MOV-01/03/06), ineligible drop-outs (BF6-CMD-16) and flag transfers
     # (BF6-CMD-19), so nothing a side submits can fail later at resolution.
-    command.check_orders(
+    _, moves = command.check_and_plan(
         state.divisions, out, state.logs, state.poses, scale_of(state), state.moved_last_m
     )
     for name, orders in out.items():
@@ -275,7 +284,7 @@ def parse_command(
                 f"turn {state.turn} command: {name}: this scenario allows no surrender "
                 "(option 'surrender' is off; BF6-CMD-32)"
             )
-    return out
+    return SealedCommand(out, moves)
 
 
 def parse_torpedoes(
@@ -345,10 +354,13 @@ Orders = Mapping[str, Any]
 def resolve_command(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
     """The Command Phase for both sides at once (BF6-CMD-01..32): lost ships leave their
     divisions, flags pass (BF6-CMD-18..24), drop-outs, fleet messages (surrender included); the
-    divisions' movement orders wait for the Movement Phase."""
-    merged: dict[str, Any] = {}
+    divisions' movement orders, and the moves planned when they were sealed, wait for the
+    Movement Phase."""
+    merged: dict[str, tuple[notation.Order, ...]] = {}
+    moves: dict[str, PlannedMove] = {}
     for side in state.sides:
-        merged.update(orders[side])
+        merged.update(orders[side].orders)
+        moves.update(orders[side].moves)
     with announced(state.logs, events):  # a ship that strikes her colours shows it
         result = command.command_phase(
             state.divisions,
@@ -359,17 +371,20 @@ def resolve_command(state: Bf1900State, orders: Orders, dice: SeededDice, events
             state.moved_last_m,
             dice,
             events,
+            planned=moves,
         )
     state.divisions = dict(result.divisions)
     state.plans = {name: tuple(o) for name, o in result.movement_orders.items()}
+    state.moves = dict(result.plans)
 
 
 def resolve_movement(
     state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog
 ) -> None:
     """Every division moves at once (BF6-GEN-07, BF6-MOV-01..07, BF6-CMD-04..17); collisions
-    and groundings stop ships (``command.movement_phase``)."""
-    result = command.movement_phase(
+    and groundings stop ships (``planning.movement_phase``); each division makes the move
+    planned when its orders were sealed, unless the Command Phase changed it."""
+    result = planning.movement_phase(
         state.divisions,
         state.plans or {},
         state.poses,
@@ -378,7 +393,9 @@ def resolve_movement(
         state.moved_last_m,
         events,
         land_of(state),
+        planned=state.moves,
     )
+    state.moves = {}
     state.poses = dict(result.poses)
     state.divisions = dict(result.divisions)
     state.moved_last_m = dict(result.last_moves)

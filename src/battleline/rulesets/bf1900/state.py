@@ -21,6 +21,7 @@ from battleline.rulesets.bf1900.shiplog import ShipLog
 
 if TYPE_CHECKING:  # a runtime import would be circular when divisions.py is imported first
     from battleline.rulesets.bf1900.divisions import Division
+    from battleline.rulesets.bf1900.planning import PlannedMove
 
 
 @dataclass(slots=True, kw_only=True)
@@ -40,6 +41,9 @@ class Bf1900State(EngineState):
     #: (Command → Movement), the hit zones' shell sets (Gunnery → Damage Step Two) and the
     #: torpedo hits (Torpedo Movement → Damage Step Two).
     plans: dict[str, tuple[Order, ...]] | None = None
+    #: The moves planned when the Command Phase orders were sealed, that still fit their
+    #: divisions after it (Command → Movement).
+    moves: dict[str, PlannedMove] = field(default_factory=dict)
     shell_sets: list[ShellSet] = field(default_factory=list)
     torpedo_hits: list[TorpedoHit] = field(default_factory=list)
     #: Ruleset-owned values that must survive between turns (JSON-able only).
@@ -73,6 +77,7 @@ class Bf1900State(EngineState):
         new.tracks = {k: list(v) for k, v in self.tracks.items()}
         new.moved_last_m = dict(self.moved_last_m)
         new.plans = None if self.plans is None else dict(self.plans)  # orders are frozen
+        new.moves = dict(self.moves)  # planned moves are frozen
         new.shell_sets = list(self.shell_sets)
         new.torpedo_hits = list(self.torpedo_hits)
         new.extra = copy_extra(self.extra)

@@ -388,9 +388,14 @@ def runs_shallow(cls: ShipClass) -> bool:
     return cls.shallow_torpedoes and cls.type in SKIMMER_TYPES
 
 
-def passes_under(shallow: bool, target_size: int) -> bool:
-    """A normal-depth torpedo always misses a target of size 4 or less (BF6-TORP-07, EX-DRV-02)."""
-    return not shallow and target_size <= NORMAL_DEPTH_MISSES_UP_TO
+def passes_under(
+    shallow: bool, target_size: int, runs_under: int = NORMAL_DEPTH_MISSES_UP_TO
+) -> bool:
+    """A normal-depth torpedo always misses a target of size 4 or less (BF6-TORP-07, EX-DRV-02).
+
+    ``runs_under`` is that size on the edition's scale (the 1D12 edition's larger sizes).
+    """
+    return not shallow and target_size <= runs_under
 
 
 def flooding_size(hit: TorpedoHit, flood_protection: Rating) -> int:
@@ -547,6 +552,7 @@ def resolve_torpedoes(
     *,
     harbour: bool | Collection[str] = False,
     die: int = 6,
+    runs_under: int = NORMAL_DEPTH_MISSES_UP_TO,
 ) -> list[TorpedoHit]:
     """Launch the declared torpedoes and run them to their targets (BF6-TORP-01..11).
 
@@ -556,7 +562,8 @@ def resolve_torpedoes(
     or rolls 1D6 against ``charts.torpedo_to_hit(course, aspect)``. ``harbour`` is ``True`` when
     the scenario places every target at anchor with nets out, or the names of the ships that are;
     those use the "stationary_nets" line (BF12C-TH-04). Returns the hits for Damage Step Two.
-    ``die`` is the edition's die for the to-hit roll (12 in the 1D12 edition, BF12C-TH-01).
+    ``die`` is the edition's die for the to-hit roll (12 in the 1D12 edition, BF12C-TH-01) and
+    ``runs_under`` the largest size a normal-depth torpedo passes under on its size scale.
     """
     validate_launches(launches, poses, logs, scale, land)
     for launch in launches:
@@ -596,7 +603,7 @@ def resolve_torpedoes(
     hits: list[TorpedoHit] = []
     for launch in launches:
         for _ in range(launch.count):
-            hit = _run(launch, poses, logs, charts, dice, events, harbour, die)
+            hit = _run(launch, poses, logs, charts, dice, events, harbour, die, runs_under)
             if hit is not None:
                 hits.append(hit)
     return hits
@@ -611,6 +618,7 @@ def _run(
     events: EventLog,
     harbour: bool | Collection[str],
     die: int = 6,
+    runs_under: int = NORMAL_DEPTH_MISSES_UP_TO,
 ) -> TorpedoHit | None:
     """One torpedo's run in the Torpedo Movement Phase (REF-BF6-18)."""
     firer, target = logs[launch.firer], logs[launch.target]
@@ -620,7 +628,7 @@ def _run(
     depth = "shallow" if shallow else "normal depth"
     # The run and its dice are the firer's; whether it hit shows to everyone (issue 11 §3).
     firer_side = logs[launch.firer].side or None
-    if passes_under(shallow, target.cls.size):
+    if passes_under(shallow, target.cls.size, runs_under):
         events.emit(
             EventKind.TORPEDO_MISS,
             f"{launch.firer}'s torpedo at {launch.target} runs under it "

@@ -17,13 +17,13 @@ tables (all rolled on a d12, DIFF-01):
 
 The chart object answers the same lookups as the 1D6 ``Charts`` where the editions share code
 (``critical``, ``misc_damage``, ``flood_*``, ``uneven_flooding``, ``torpedo_to_hit``), so the
-shared damage modules run on it with a d12.
+shared damage modules run on it with a d12. The files are read by the reader both editions
+share (``rulesets/chartfile.py``).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -31,18 +31,28 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from battleline.errors import RulesDataError
-from battleline.rulesets.bf1900.charts import LEVEL_NAMES, FloodColumn, UnevenEffect
-from battleline.rulesets.bf1900.damage.codes import parse_code
+from battleline.rulesets.bf1900.flood_tables import UNEVEN_AXES, FloodColumn, UnevenEffect
 from battleline.rulesets.bf1900.ship import FloodLevel
-from battleline.rulesets.tomldata import Where, chart_files, read_toml
+from battleline.rulesets.chartfile import (
+    D12,
+    Codes,
+    codes,
+    die_range,
+    faces_by_row,
+    flooding,
+    line,
+    ranges,
+    read_chart_files,
+    row_of,
+    torpedo,
+    uneven,
+)
+from battleline.rulesets.tomldata import DataFile, Where, chart_files
 
 #: The edition's die (DIFF-01).
-DIE = 12
-FACES = tuple(range(1, DIE + 1))
+DIE = D12.sides
+FACES = D12.faces
 EDITION = "1D12"
-
-Codes = tuple[str, ...]
 
 CRITICAL_LINES = ("fire", "flooding", "main_tt", "explosion", "elec_hydr", "steering")
 #: The 1D6 line names the shared Step One / code modules ask for, mapped to the 1D12 lines.
@@ -66,9 +76,6 @@ REPAIRS = (
     "counterflood",
     "recover_ct",
 )
-TORPEDO_COURSES = ("converging", "diverging", "stationary_nets")
-TORPEDO_ASPECTS = ("rake", "beam")
-UNEVEN_AXES = ("side", "fore_aft")
 NO_PENETRATION_COLUMNS = ("<=1/2", ">1/2")
 SINK_ROLL_FROM = 5
 MAX_FLOODING_POINTS = 16
@@ -82,8 +89,6 @@ _TABLES = (
     "damage_control",
     "torpedo_hits",
 )
-_HEADER = ("version", "reconstructed", "edition", "description")
-_RANGE_RE = re.compile(r"^\s*([0-9]+)\s*(?:[-–]\s*([0-9]+))?\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,48 +268,11 @@ def _default_charts() -> Charts12:
     return _build([(f"data/charts/{e.name}", e.read_bytes) for e in entries], "packaged")
 
 
-def _whole(where: Where, value: Any, field: str, lo: int, hi: int) -> int:
-    """A whole number from ``lo`` to ``hi`` (one message for both faults)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        where.fail(field, f"expected a whole number {lo}–{hi}, got {value!r}")
-    return value
-
-
-def _build(files: Iterable[tuple[str, Callable[[], bytes]]], source: str) -> Charts12:
-    tables: dict[str, tuple[str, Any]] = {}
-    version = ""
-    reconstructed = False
-    for name, read in files:
-        doc = read_toml(name, read)
-        head = Where(name, "(file header)")
-        if doc.get("edition") != EDITION:
-            head.fail(
-                "edition", f"these charts are for the 1D12 edition; write edition = {EDITION!r}"
-            )
-        if not isinstance(doc.get("reconstructed"), bool):
-            head.fail("reconstructed", "must be true or false")
-        if not isinstance(doc.get("version"), str):
-            head.fail("version", "every chart file needs a version string such as '1.0'")
-        version = doc["version"]
-        reconstructed = reconstructed or doc["reconstructed"]
-        for key, value in doc.items():
-            if key in _HEADER:
-                continue
-            if key not in _TABLES:
-                Where(name, key).fail("", f"unknown table; the 1D12 chart tables are {_TABLES}")
-            if key in tables:
-                Where(name, key).fail("", f"table defined twice (also in {tables[key][0]})")
-            tables[key] = (name, value)
-    for key in _TABLES:
-        if key not in tables:
-            raise RulesDataError(source, key, "", "table missing (a chart file replaces them all)")
-
-    def get(key: str) -> tuple[Where, dict[str, Any]]:
-        where = Where(tables[key][0], key)
-        return where, where.as_table(tables[key][1])
-
+def _build(files: list[DataFile], source: str) -> Charts12:
+    chart_set = read_chart_files(files, edition=EDITION, tables=_TABLES, source=source)
+    get = chart_set.get
     flood_w, flood = get("flooding")
-    columns, occurrence, raw_effects = _flooding(flood_w, flood)
+    columns, occurrence, raw_effects = flooding(flood_w, flood, D12)
     names = tuple(c.name for c in columns)
     shell_w, shell = get("shell_hits")
     margins, pen, nopen = _shell_hits(shell_w, shell, names)
@@ -313,94 +281,42 @@ def _build(files: Iterable[tuple[str, Callable[[], bytes]]], source: str) -> Cha
     crit_w, crit = get("critical")
     crit_w.keys(crit, required=CRITICAL_LINES)
     effects = {
-        lv: _line(flood_w.sub(f"effects.{lv.name.lower()}"), line, names, plain_fl=False)
-        for lv, line in raw_effects.items()
+        lv: line(flood_w.sub(f"effects.{lv.name.lower()}"), raw, names, D12)
+        for lv, raw in raw_effects.items()
     }
     return Charts12(
-        version=version,
-        reconstructed=reconstructed,
+        version=chart_set.version,
+        reconstructed=chart_set.reconstructed,
         source=source,
         margin_columns=margins,
         penetration=pen,
         no_penetration=nopen,
-        misc=_line(misc_w.sub("roll"), misc["roll"], names, plain_fl=False),
+        misc=line(misc_w.sub("roll"), misc["roll"], names, D12),
         critical_lines=MappingProxyType(
-            {k: _line(crit_w.sub(k), crit[k], names, plain_fl=False) for k in CRITICAL_LINES}
+            {k: line(crit_w.sub(k), crit[k], names, D12) for k in CRITICAL_LINES}
         ),
         flood_columns=columns,
         occurrence=occurrence,
         effects=MappingProxyType(effects),
         sinking=MappingProxyType(_sinking(*get("sinking"))),
-        uneven=MappingProxyType(_uneven(*get("uneven"))),
-        repair=MappingProxyType(_repairs(*get("damage_control"))),
-        torpedo=MappingProxyType(_torpedo(*get("torpedo_hits"))),
+        uneven=MappingProxyType(uneven(*get("uneven"))),
+        repair=MappingProxyType(
+            ranges(
+                *get("damage_control"),
+                REPAIRS,
+                D12,
+                to_top="a damage-control roll succeeds from its low end up to 12",
+            )
+        ),
+        torpedo=MappingProxyType(torpedo(*get("torpedo_hits"), D12)),
     )
-
-
-def _range(where: Where, field: str, value: Any) -> tuple[int, int]:
-    m = _RANGE_RE.match(str(value)) if isinstance(value, str | int) else None
-    if m is None or isinstance(value, bool):
-        where.fail(field, f"expected a d12 range such as '11-12', got {value!r}")
-    lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
-    if not 1 <= lo <= hi <= DIE:
-        where.fail(field, f"range {value!r} must lie within 1–12, low end first")
-    return lo, hi
-
-
-def _codes(where: Where, field: str, value: Any, columns: tuple[str, ...], plain_fl: bool) -> Codes:
-    if not isinstance(value, str):
-        where.fail(field, f"a cell is a string of codes such as 'Px, FL', got {value!r}")
-    parts = [p.strip() for p in value.split(",")]
-    if parts == ["-"]:
-        return ()
-    out = []
-    for part in parts:
-        try:
-            code = parse_code(part)
-        except RulesDataError:
-            where.fail(field, f"unknown damage code {part!r} (see docs/damage-codes.md)")
-        if code.name == "-":
-            where.fail(field, f"cell {value!r}: '-' among other codes")
-        if code.name == "FL" and code.column is not None and f"{code.column}>" not in columns:
-            where.fail(field, f"code {part!r}: no flooding column '{code.column}>'")
-        if code.name == "FL" and code.column is None and not plain_fl:
-            where.fail(field, f"code {part!r}: a plain FL needs a shell size; name a column")
-        out.append(str(code))
-    return tuple(out)
-
-
-def _line(
-    where: Where, value: Any, columns: tuple[str, ...], *, plain_fl: bool
-) -> tuple[Codes, ...]:
-    if not isinstance(value, list) or len(value) != DIE:
-        where.fail("", f"a d12 line needs exactly 12 cells (faces 1–12), got {value!r}")
-    return tuple(
-        _codes(where, str(f), c, columns, plain_fl) for f, c in zip(FACES, value, strict=True)
-    )
-
-
-def _rows(
-    where: Where, value: Mapping[str, Any], skip: Iterable[str], width: int
-) -> list[list[Any]]:
-    """Rows keyed "1".."12", each a list of ``width`` cells."""
-    rows: dict[int, list[Any]] = {}
-    for key, row in value.items():
-        if key in skip:
-            continue
-        if not key.isdigit() or int(key) not in FACES:
-            where.fail(key, "rows must be the d12 faces 1–12")
-        if not isinstance(row, list) or len(row) != width:
-            where.fail(key, f"expected {width} cells (one per column), got {row!r}")
-        rows[int(key)] = row
-    missing = [f for f in FACES if f not in rows]
-    if missing:
-        where.fail(str(missing[0]), "every d12 face 1–12 needs a row")
-    return [rows[f] for f in FACES]
 
 
 def _shell_hits(
     where: Where, value: dict[str, Any], flood_names: tuple[str, ...]
 ) -> tuple[tuple[MarginColumn, ...], tuple[tuple[Codes, ...], ...], tuple[tuple[Codes, ...], ...]]:
+    """``[shell_hits]``: the Penetration columns by margin, contiguous from 1 and open-ended,
+    then one row per face for each portion (BF12C-SHL-01..04, AMB-46)."""
     where.keys(value, required=("penetration_columns", "penetration", "no_penetration"))
     raw = value["penetration_columns"]
     if not isinstance(raw, list) or not raw:
@@ -414,8 +330,8 @@ def _shell_hits(
         name = col.get("name")
         if not isinstance(name, str) or not name:
             where.fail(f"{field}.name", "a column needs a name")
-        lo = _whole(where, col.get("from"), f"{field}.from", 1, 99)
-        hi = _whole(where, col["to"], f"{field}.to", lo, 99) if "to" in col else None
+        lo = where.integer(col.get("from"), f"{field}.from", 1, 99)
+        hi = where.integer(col["to"], f"{field}.to", lo, 99) if "to" in col else None
         expected = 1 if not margins else (margins[-1].hi or 0) + 1
         if lo != expected:
             where.fail(f"{field}.from", f"columns must run on without gaps: expected {expected}")
@@ -427,12 +343,12 @@ def _shell_hits(
     portions = []
     for key, width in (("penetration", len(margins)), ("no_penetration", 2)):
         sub = where.sub(key)
-        rows = _rows(sub, sub.as_table(value[key]), (), width)
+        rows = faces_by_row(sub, sub.as_table(value[key]), (), D12)
         portions.append(
             tuple(
                 tuple(
-                    _codes(sub, f"{face}[{c}]", cell, flood_names, True)
-                    for c, cell in enumerate(row)
+                    codes(sub, f"{face}[{c}]", cell, flood_names, plain_fl=True)
+                    for c, cell in enumerate(row_of(sub, str(face), row, width))
                 )
                 for face, row in zip(FACES, rows, strict=True)
             )
@@ -440,93 +356,11 @@ def _shell_hits(
     return tuple(margins), portions[0], portions[1]
 
 
-def _flooding(
-    where: Where, value: dict[str, Any]
-) -> tuple[tuple[FloodColumn, ...], tuple[tuple[FloodLevel, ...], ...], dict[FloodLevel, Any]]:
-    where.keys(value, required=("occurrence", "effects"))
-    occ_w = where.sub("occurrence")
-    occ = occ_w.as_table(value["occurrence"])
-    raw = occ.get("columns")
-    if not isinstance(raw, list) or not raw:
-        occ_w.fail("columns", "expected a list such as { name = '100>', at_least = 100 }")
-    columns: list[FloodColumn] = []
-    for i, item in enumerate(raw):
-        col = occ_w.as_table(item, f"columns[{i}]")
-        name, at_least = col.get("name"), col.get("at_least")
-        if not isinstance(name, str) or not re.fullmatch(r"[0-9]+>", name):
-            occ_w.fail(f"columns[{i}].name", f"a column is named 'N>' (e.g. '100>'), got {name!r}")
-        if not isinstance(at_least, int | float) or float(name[:-1]) != at_least:
-            occ_w.fail(f"columns[{i}].at_least", f"column {name!r} must start at {name[:-1]} %")
-        if columns and at_least <= columns[-1].at_least:
-            occ_w.fail(f"columns[{i}].at_least", "columns must rise left to right")
-        columns.append(FloodColumn(name, float(at_least)))
-    occurrence = []
-    for face, row in zip(FACES, _rows(occ_w, occ, ("columns",), len(columns)), strict=True):
-        levels = []
-        for cell in row:
-            if not isinstance(cell, str) or cell.lower() not in LEVEL_NAMES:
-                occ_w.fail(str(face), f"unknown flooding level {cell!r}")
-            levels.append(LEVEL_NAMES[cell.lower()])
-        occurrence.append(tuple(levels))
-    eff_w = where.sub("effects")
-    eff = eff_w.as_table(value["effects"])
-    wanted = [lv for lv in FloodLevel if lv is not FloodLevel.NONE]
-    eff_w.keys(eff, required=[lv.name.lower() for lv in wanted])
-    return tuple(columns), tuple(occurrence), {lv: eff[lv.name.lower()] for lv in wanted}
-
-
 def _sinking(where: Where, value: dict[str, Any]) -> dict[int, tuple[int, int]]:
+    """``[sinking]``: the Sink Roll range for every flooding total from 5 to 16."""
     wanted = [str(p) for p in range(SINK_ROLL_FROM, MAX_FLOODING_POINTS + 1)]
     where.keys(value, required=wanted)
-    return {int(k): _range(where, k, value[k]) for k in wanted}
-
-
-def _uneven(where: Where, value: dict[str, Any]) -> dict[str, tuple[UnevenEffect, ...]]:
-    where.keys(value, required=UNEVEN_AXES)
-    fields = ("speed_boxes", "tr_hits", "dc_boxes", "low_guns_silent")
-    out: dict[str, tuple[UnevenEffect, ...]] = {}
-    for axis in UNEVEN_AXES:
-        axis_w = where.sub(axis)
-        rows = axis_w.as_table(value[axis])
-        axis_w.keys(rows, required=("1", "2", "3", "4"))
-        effects = []
-        for key in ("1", "2", "3", "4"):
-            row = axis_w.as_table(rows[key], key)
-            axis_w.keys(row, required=fields)
-            if not isinstance(row["low_guns_silent"], bool):
-                axis_w.fail(f"{key}.low_guns_silent", "must be true or false")
-            effects.append(
-                UnevenEffect(
-                    _whole(axis_w, row["speed_boxes"], f"{key}.speed_boxes", 0, 6),
-                    _whole(axis_w, row["tr_hits"], f"{key}.tr_hits", 0, 6),
-                    _whole(axis_w, row["dc_boxes"], f"{key}.dc_boxes", 0, 6),
-                    row["low_guns_silent"],
-                )
-            )
-        out[axis] = tuple(effects)
-    return out
-
-
-def _repairs(where: Where, value: dict[str, Any]) -> dict[str, tuple[int, int]]:
-    where.keys(value, required=REPAIRS)
-    out = {}
-    for name in REPAIRS:
-        lo, hi = _range(where, name, value[name])
-        if hi != DIE:
-            where.fail(name, "a damage-control roll succeeds from its low end up to 12")
-        out[name] = (lo, hi)
-    return out
-
-
-def _torpedo(where: Where, value: dict[str, Any]) -> dict[tuple[str, str], int]:
-    where.keys(value, required=TORPEDO_COURSES)
-    out: dict[tuple[str, str], int] = {}
-    for course in TORPEDO_COURSES:
-        row = where.as_table(value[course], course)
-        where.sub(course).keys(row, required=TORPEDO_ASPECTS)
-        for aspect in TORPEDO_ASPECTS:
-            out[(course, aspect)] = _whole(where, row[aspect], f"{course}.{aspect}", 1, DIE)
-    return out
+    return {int(k): die_range(where, k, value[k], D12) for k in wanted}
 
 
 __all__ = [

@@ -10,7 +10,7 @@ differs where the texts do:
 * Step Two: the Shell Hits chart — one d12 per round, column by penetration against armour, sets
   by firing ship and shell size, bonus doubles 9–12 (BF12-DMG-04, BF12C-SHL-01..07); hits from
   guns lost in Step One are removed (BF12-DMG-05, DIFF-12); torpedoes on the Flooding Occurrence
-  and Effects charts (BF12-DMG-06);
+  and Effects charts (BF12-DMG-06), their running depth on the 1D12 size scale (BF6-TORP-07/08);
 * Step Four: the sink roll is modified (the DC sink modifier, AMB-51) and the turns left are one
   more d12 (BF12-SINK-01..03); a sinking ship stops firing, moving and all damage control
   (BF12-SINK-02), and smokes if it was burning (BF12-SINK-04).
@@ -35,7 +35,7 @@ from battleline.rulesets.bf1900.ship import FloodLevel
 from battleline.rulesets.bf1900.shiplog import ShipLog, SinkingState
 from battleline.rulesets.bf1900_12.charts import DIE, Charts12
 from battleline.rulesets.bf1900_12.dc import DC12Declaration, run_step_three
-from battleline.rulesets.bf1900_12.edition import EFFECTS, armour_value, dc_pool
+from battleline.rulesets.bf1900_12.edition import EFFECTS, armour_value, dc_pool, torpedo_size
 
 #: Face values whose doubles earn a bonus Misc roll (BF12C-SHL-07).
 BONUS_FACES = frozenset({9, 10, 11, 12})
@@ -118,7 +118,7 @@ def _critical_event(
 
 
 def guns_before(logs: Mapping[str, ShipLog]) -> dict[tuple[str, str], int]:
-    """Every mounting's guns in action as Step One begins."""
+    """Every mounting's guns in action now (taken as Step One begins and as it ends)."""
     return {
         (name, m.key): log.guns_in_action(m.key)
         for name, log in logs.items()
@@ -127,15 +127,22 @@ def guns_before(logs: Mapping[str, ShipLog]) -> dict[tuple[str, str], int]:
 
 
 def surviving_rounds(
-    shells: ShellSet, logs: Mapping[str, ShipLog], before: Mapping[tuple[str, str], int]
+    shells: ShellSet,
+    before: Mapping[tuple[str, str], int],
+    after: Mapping[tuple[str, str], int],
 ) -> int:
     """Rounds left in a set once hits from guns lost in Step One are removed (BF12-DMG-05,
-    DIFF-12): the set keeps the share of its guns still in action, rounded down."""
-    firer = logs.get(shells.firer)
-    was = before.get((shells.firer, shells.mounting), 0)
-    if firer is None or was <= 0:
+    DIFF-12): the set keeps the share of its guns still in action, rounded down.
+
+    ``before`` and ``after`` are :func:`guns_before` taken as Step One begins and as it ends,
+    so a gun knocked out by another Step Two hit still lands its rounds: all shell hits are
+    simultaneous (BF12-DMG-04).
+    """
+    key = (shells.firer, shells.mounting)
+    was = before.get(key, 0)
+    if was <= 0 or key not in after:
         return shells.rounds
-    now = firer.guns_in_action(shells.mounting)
+    now = after[key]
     return shells.rounds if now >= was else shells.rounds * now // was
 
 
@@ -219,23 +226,42 @@ def resolve_shell_set(
 def resolve_torpedo_hit(
     log: ShipLog, torpedo: TorpedoHit, charts: Charts12, dice: Dice, events: EventLog
 ) -> None:
-    """A torpedo that struck: Flooding Occurrence, then Effects (BF12-DMG-06)."""
+    """A torpedo that struck: Flooding Occurrence, then Effects (BF12-DMG-06), with its size
+    for running depth on the 1D12 scale (BF6-TORP-07/08, ``edition.torpedo_size``)."""
     if log.sunk or log.sinking is not None:
         return
+    size = torpedo_size(torpedo, log)
+    if size is None:
+        events.emit(
+            EventKind.NOTE,
+            f"{log.name}: {torpedo.firer}'s normal-depth torpedo runs under a size-"
+            f"{log.cls.size} ship, no damage (BF6-TORP-07)",
+            ship=log.name,
+            firer=torpedo.firer,
+        )
+        return
+    halved = size != torpedo.size
     events.emit(
         EventKind.TORPEDO_HIT,
-        f"{log.name}: torpedo from {torpedo.firer} strikes the {torpedo.aspect.value} side, "
-        f"size {torpedo.size} against size {log.cls.size}",
+        f"{log.name}: {'shallow' if torpedo.shallow else 'normal-depth'} torpedo from "
+        f"{torpedo.firer} strikes the {torpedo.aspect.value} side, size {torpedo.size}"
+        + (
+            f" halved to {size} by {log.cls.flood_protection.value} flood protection (BF6-TORP-08)"
+            if halved
+            else ""
+        )
+        + f" against size {log.cls.size}",
         ship=log.name,
         firer=torpedo.firer,
-        size=torpedo.size,
+        size=size,
+        halved=halved,
     )
     ctx = context(
         charts,
         dice,
         events,
         aspect=torpedo.aspect,
-        weapon_size=float(torpedo.size),
+        weapon_size=float(size),
         cause="torpedo",
     )
     resolve_flood_hit(log, ctx)
@@ -250,11 +276,18 @@ def resolve_hits(
     dice: Dice,
     events: EventLog,
 ) -> None:
-    """Step Two: every shell set, then every torpedo (BF12-DMG-04..06)."""
-    for group in shell_sets_by_size(shell_sets):
+    """Step Two: every shell set, then every torpedo (BF12-DMG-04..06).
+
+    Which rounds Step One removed is settled before any set is rolled: the guns in action now,
+    as Step Two begins, against ``before`` (BF12-DMG-05)."""
+    after = guns_before(logs)
+    kept = [
+        [(s, surviving_rounds(s, before, after)) for s in group]
+        for group in shell_sets_by_size(shell_sets)
+    ]
+    for group_kept in kept:
         parts = []
-        for s in group:
-            keep = surviving_rounds(s, logs, before)
+        for s, keep in group_kept:
             if keep < s.rounds:
                 events.emit(
                     EventKind.NOTE,
@@ -265,8 +298,9 @@ def resolve_hits(
                     removed=s.rounds - keep,
                 )
             parts.append((s, keep))
-        if group[0].target in logs:
-            resolve_shell_set(logs[group[0].target], parts, charts, dice, events)
+        target = group_kept[0][0].target
+        if target in logs:
+            resolve_shell_set(logs[target], parts, charts, dice, events)
     for torpedo in torpedo_hits:
         if torpedo.target in logs:
             resolve_torpedo_hit(logs[torpedo.target], torpedo, charts, dice, events)

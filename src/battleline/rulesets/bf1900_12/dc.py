@@ -13,7 +13,8 @@ DIFF-06); actions the 1D12 Damage Control chart lacks (``BR``, ``HVY``, ``DC``, 
 * counterflooding needs uneven flooding, floods the less flooded opposing compartment to the
   level chosen, and a failure locks nothing (BF12-CMDA-03/04, DIFF-19); scuttling rolls a
   counterflood in each compartment short of Severe, one die each (BF12-CMDA-05);
-* Recover CT is rolled here, once a turn (AMB-55).
+* Recover CT is rolled here, and only once a turn: "may roll once each turn" (BF12-CMDA-06,
+  AMB-55), so the two-dice cap of BF12-DC-02 does not apply to it.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ CHART_ROWS: dict[str, str] = {
 }
 #: Command actions a CT hit bars (BF12-CMDA-01).
 COMMAND_ACTIONS = frozenset({"FLOODMAG", "CF", "SCUTTLE"})
+#: Actions rolled at most once a turn, whatever BF12-DC-02 allows (BF12-CMDA-06).
+ONCE_A_TURN = frozenset({"RECOVER-CT"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +151,8 @@ def events_for(log: ShipLog, decl: DC12Declaration) -> int:
 
 def validate_declarations(log: ShipLog, decls: Sequence[DC12Declaration], pool: int) -> None:
     """Check one ship's declarations: not sinking (BF12-SINK-02), command actions not under a
-    CT hit (BF12-CMDA-01), at most 2 dice per event (BF12-DC-02), no more dice than the pool
-    (BF12-DC-03)."""
+    CT hit (BF12-CMDA-01), at most 2 dice per event (BF12-DC-02) and one Recover CT roll a turn
+    (BF12-CMDA-06), no more dice than the pool (BF12-DC-03)."""
     used: dict[tuple[str, str | None], int] = {}
     for decl in decls:
         if log.sunk or log.sinking is not None:
@@ -158,6 +161,8 @@ def validate_declarations(log: ShipLog, decls: Sequence[DC12Declaration], pool: 
             raise _illegal(log, decl, "barred while the ship suffers a CT hit", "BF12-CMDA-01")
         available = events_for(log, decl)
         used[decl.event] = used.get(decl.event, 0) + 1
+        if decl.action in ONCE_A_TURN and available and used[decl.event] > 1:
+            raise _illegal(log, decl, "the ship may roll once each turn", "BF12-CMDA-06")
         if used[decl.event] > available * DICE_PER_EVENT:
             what = "nothing to address" if available == 0 else f"only {available} to address"
             raise _illegal(log, decl, f"{what}; at most 2 dice per damage event", "BF12-DC-02")
@@ -291,6 +296,7 @@ def _scuttle(log: ShipLog, charts: Charts12, dice: Dice, events: EventLog, dice_
 __all__ = [
     "CHART_ROWS",
     "DICE_PER_EVENT",
+    "ONCE_A_TURN",
     "DC12Declaration",
     "DCAction",
     "events_for",

@@ -1,7 +1,10 @@
 """What the 1D12 edition does differently with the shared ship log (DIFF-03, DIFF-10, DIFF-23).
 
 * ship values on the 1D12 scale: sizes, shell and torpedo sizes, armour "beam - front/rear"
-  (REF-BF12-03, REF-BF12-14), converted from the 1D6 ship database by ``data/edition.toml``;
+  and the penetration index by three ranges, "18-14-10" (REF-BF12-03, REF-BF12-14,
+  EX-BF12C-03), converted from the 1D6 ship database by ``data/edition.toml``;
+* torpedo running depth on the 1D12 size scale: a normal-depth torpedo passes under size 22 or
+  less, a shallow one is halved against good or great flood protection (BF6-TORP-07/08);
 * the damage-control pool: the propulsion boxes not destroyed (BF12-DC-03/04, EX-DRV-07);
 * the ``S`` code: one position of *each* weapon type of secondary class or smaller, from the
   embattled side first (BF12-SEC-01..04, EX-BF12-03).
@@ -24,24 +27,43 @@ from battleline.engine.events import EventKind
 from battleline.errors import RulesDataError
 from battleline.rulesets.bf1900.damage.codes import Code, CodeEffect, DamageContext
 from battleline.rulesets.bf1900.damage.locations import choose, position_compartment
-from battleline.rulesets.bf1900.hits import Aspect
+from battleline.rulesets.bf1900.damage.step2 import HALVING_PROTECTION
+from battleline.rulesets.bf1900.hits import Aspect, TorpedoHit
 from battleline.rulesets.bf1900.ship import Compartment, GunClass, Mounting, ShipClass
 from battleline.rulesets.bf1900.shiplog import Mark, ShipLog
+from battleline.rulesets.bf1900.torpedoes import NORMAL_DEPTH_MISSES_UP_TO
 
 #: Weapon types an S hit reaches, largest first (BF12-SEC-01).
 SECONDARY_OR_SMALLER = (GunClass.SECONDARY, GunClass.TERTIARY, GunClass.BOAT)
 SECTIONS = ("fore", "mid", "aft")
 
 
+#: The three ranges of a 1D12 penetration index ("18-14-10", EX-BF12C-03).
+RANGES = ("short", "medium", "long")
+#: The four gunnery brackets (REF-BF6-01) the shared gunnery module measures in.
+BRACKETS = 4
+
+#: A 1D12 penetration index: short, medium and long range; ``None`` is a dash.
+PenetrationIndex = tuple[int | None, int | None, int | None]
+
+
 @dataclass(frozen=True, slots=True)
 class Conversion:
-    """The 1D6 → 1D12 ship-value conversion (reconstructed, ``data/edition.toml``)."""
+    """The 1D6 → 1D12 ship-value conversion (reconstructed, ``data/edition.toml``).
+
+    The penetration index: range ``r`` is the 1D6 AP value at bracket ``pen_from_bracket[r]``
+    times ``pen_factor[r]``, rounded half up; ``bracket_range[b]`` is the range gunnery bracket
+    ``b + 1`` counts as.
+    """
 
     ship_factor: float = 5.5
     shell_factor: float = 12.0
     torpedo_factor: float = 12.0
     front_rear_factor: float = 0.75
     end_divisor: int = 5
+    pen_from_bracket: tuple[int, int, int] = (1, 2, 3)
+    pen_factor: tuple[float, float, float] = (1.4, 1.4, 1.25)
+    bracket_range: tuple[int, int, int, int] = (0, 1, 2, 2)
 
 
 def half_up(x: float) -> int:
@@ -87,12 +109,60 @@ def _conversion(raw: bytes, name: str) -> Conversion:
     divisor = number("secondaries", "end_divisor", 0)
     if divisor != int(divisor):
         raise RulesDataError(name, "secondaries", "end_divisor", "must be a whole number")
+    from_bracket, factor, bracket_range = _penetration(doc.get("penetration"), name)
     return Conversion(
         ship_factor=number("sizes", "ship_factor", 0),
         shell_factor=number("sizes", "shell_factor", 0),
         torpedo_factor=number("sizes", "torpedo_factor", 0),
         front_rear_factor=number("armour", "front_rear_factor", 0),
         end_divisor=int(divisor),
+        pen_from_bracket=from_bracket,
+        pen_factor=factor,
+        bracket_range=bracket_range,
+    )
+
+
+def _penetration(
+    table: Any, name: str
+) -> tuple[tuple[int, int, int], tuple[float, float, float], tuple[int, int, int, int]]:
+    """The ``[penetration]`` table: ``from_bracket`` and ``factor`` per range (three each),
+    ``bracket_range`` per gunnery bracket (four range names)."""
+
+    def fail(field: str, reason: str) -> RulesDataError:
+        return RulesDataError(name, "penetration", field, reason)
+
+    if not isinstance(table, dict):
+        raise fail("", "missing: the 1D12 penetration index needs a [penetration] table")
+    allowed = {"from_bracket", "factor", "bracket_range"}
+    for key in table:
+        if key not in allowed:
+            raise fail(key, f"unknown field; expected {sorted(allowed)}")
+
+    def items(field: str, count: int) -> list[Any]:
+        value = table.get(field)
+        if not isinstance(value, list) or len(value) != count:
+            raise fail(field, f"expected a list of {count}, got {value!r}")
+        return value
+
+    brackets = items("from_bracket", len(RANGES))
+    for b in brackets:
+        if isinstance(b, bool) or not isinstance(b, int) or not 1 <= b <= BRACKETS:
+            raise fail("from_bracket", f"a 1D6 range bracket is 1 to {BRACKETS}, got {b!r}")
+    factors = items("factor", len(RANGES))
+    for f in factors:
+        if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f < 100:
+            raise fail("factor", f"expected a number above 0, got {f!r}")
+    ranges = items("bracket_range", BRACKETS)
+    for r in ranges:
+        if r not in RANGES:
+            raise fail("bracket_range", f"expected one of {list(RANGES)}, got {r!r}")
+    idx = [RANGES.index(r) for r in ranges]
+    if idx != sorted(idx):
+        raise fail("bracket_range", "a farther bracket cannot count as a shorter range")
+    return (
+        (brackets[0], brackets[1], brackets[2]),
+        (float(factors[0]), float(factors[1]), float(factors[2])),
+        (idx[0], idx[1], idx[2], idx[3]),
     )
 
 
@@ -101,20 +171,75 @@ def _conversion(raw: bytes, name: str) -> Conversion:
 
 def to_1d12(cls: ShipClass, conv: Conversion | None = None) -> ShipClass:
     """The class on the 1D12 scale (DIFF-23): size, shell and torpedo sizes scaled; armour
-    ``armour_vitals`` = beam, ``armour_upperworks`` = front/rear ("12-9", REF-BF12-03)."""
+    ``armour_vitals`` = beam, ``armour_upperworks`` = front/rear ("12-9", REF-BF12-03); each
+    gun's penetration its 1D12 index laid over the gunnery brackets (:func:`gunnery_penetration`).
+    """
     c = conv or load_conversion()
     return dataclasses.replace(
         cls,
         size=max(1, half_up(cls.size * c.ship_factor)),
         armour_upperworks=half_up(cls.armour_vitals * c.front_rear_factor),
         mountings=tuple(
-            dataclasses.replace(m, shell_size=half_up(m.shell_size * c.shell_factor))
+            dataclasses.replace(
+                m,
+                shell_size=half_up(m.shell_size * c.shell_factor),
+                penetration=gunnery_penetration(m.penetration, c),
+            )
             for m in cls.mountings
         ),
         torpedoes=tuple(
             dataclasses.replace(t, size=half_up(t.size * c.torpedo_factor)) for t in cls.torpedoes
         ),
     )
+
+
+def penetration_index(
+    penetration_1d6: tuple[int | None, ...], conv: Conversion | None = None
+) -> PenetrationIndex:
+    """A gun's 1D12 penetration index, short-medium-long (REF-BF12-03, EX-BF12C-03): each range
+    the gun's 1D6 AP value at its source bracket times the range's factor, rounded half up, a
+    dash where the 1D6 value is one. Mikasa's 12-inch (1D6 13-10-8-6) → 18-14-10."""
+    c = conv or load_conversion()
+    out: list[int | None] = []
+    for bracket, factor in zip(c.pen_from_bracket, c.pen_factor, strict=True):
+        value = penetration_1d6[bracket - 1]
+        out.append(None if value is None else half_up(value * factor))
+    return out[0], out[1], out[2]
+
+
+def gunnery_penetration(
+    penetration_1d6: tuple[int | None, int | None, int | None, int | None],
+    conv: Conversion | None = None,
+) -> tuple[int | None, int | None, int | None, int | None]:
+    """The 1D12 index by gunnery bracket, as the shared gunnery reads a mounting: bracket ``b``
+    takes the index at the range it counts as (1 short, 2 medium, 3 and 4 long). A bracket the
+    gun cannot reach in the ship database stays a dash: the reach is unchanged (BF6-GUN-04)."""
+    c = conv or load_conversion()
+    index = penetration_index(penetration_1d6, c)
+    out = [
+        None if penetration_1d6[b] is None else index[c.bracket_range[b]] for b in range(BRACKETS)
+    ]
+    return out[0], out[1], out[2], out[3]
+
+
+def runs_under_size(conv: Conversion | None = None) -> int:
+    """The largest 1D12 size a normal-depth torpedo passes under: the 1D6 rule's size 4
+    (BF6-TORP-07) on the 1D12 scale, 4 × 5.5 = 22. Every 1D6 size up to 4 converts to 22 or
+    less and every larger one to 28 or more, so the rule picks the same ships in both editions."""
+    c = conv or load_conversion()
+    return half_up(NORMAL_DEPTH_MISSES_UP_TO * c.ship_factor)
+
+
+def torpedo_size(torpedo: TorpedoHit, log: ShipLog, conv: Conversion | None = None) -> int | None:
+    """The size a torpedo that struck floods with on the 1D12 scale, ``None`` if it cannot harm
+    the ship: normal depth against size 22 or less (BF6-TORP-07, :func:`runs_under_size`); a
+    shallow torpedo's size is halved, rounded down, against good or great flood protection
+    (BF6-TORP-08, AMB-20)."""
+    if not torpedo.shallow and log.cls.size <= runs_under_size(conv):
+        return None
+    if torpedo.shallow and log.cls.flood_protection in HALVING_PROTECTION:
+        return torpedo.size // 2
+    return torpedo.size
 
 
 def armour_value(cls: ShipClass, aspect: Aspect | None) -> int:

@@ -28,7 +28,7 @@ from battleline.rulesets.bf1900_12.dc import (
     parse_declarations,
     validate_declarations,
 )
-from battleline.rulesets.bf1900_12.edition import dc_pool, to_1d12
+from battleline.rulesets.bf1900_12.edition import dc_pool, runs_under_size, to_1d12
 
 NAME = "bf1900-1d12"
 VERSION = "0.1"
@@ -53,7 +53,8 @@ def new_state(scenario: str, seed: int) -> Bf1900State:
 
 
 def resolve_torpedo(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
-    """Launch and run torpedoes; each rolls a d12 on the Torpedo Hits chart (BF12C-TH-01..04)."""
+    """Launch and run torpedoes; each rolls a d12 on the Torpedo Hits chart (BF12C-TH-01..04).
+    A normal-depth torpedo passes under a 1D12 size of 22 or less (BF6-TORP-07)."""
     launches = [launch for side in state.sides for launch in orders[side]]
     state.torpedo_hits = []
     if not launches:
@@ -69,6 +70,7 @@ def resolve_torpedo(state: Bf1900State, orders: Orders, dice: SeededDice, events
             dice,
             events,
             die=DIE,
+            runs_under=runs_under_size(),
         )
     )
 

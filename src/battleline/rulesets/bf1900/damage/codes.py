@@ -239,17 +239,31 @@ def _internal_fire(log: ShipLog, ctx: DamageContext) -> None:
 
 
 def _fire_out(log: ShipLog, ctx: DamageContext) -> None:
-    if log.fires_internal:
-        log.fires_internal -= 1
-        which = "an internal"
-    elif log.fires_external:
-        log.fires_external -= 1
-        which = "an external"
-    else:
+    """``XF`` outside a fire line: an internal fire first, else an external one."""
+    if not log.fires:
         _lacks(log, ctx, "XF", "fire")
         return
+    put_out_fire(log, ctx, internal=log.fires_internal > 0)
+
+
+def put_out_fire(log: ShipLog, ctx: DamageContext, *, internal: bool) -> None:
+    """One internal or external fire goes out; no effect (and a note) if none of that kind burns.
+
+    Step One reads ``XF`` on the fire line that rolled it, so an external fire's ``XF`` puts out
+    an external fire and an internal fire's an internal one (BF6-DMG-05).
+    """
+    if internal and log.fires_internal:
+        log.fires_internal -= 1
+    elif not internal and log.fires_external:
+        log.fires_external -= 1
+    else:
+        _lacks(log, ctx, "XF", f"{'internal' if internal else 'external'} fire")
+        return
+    which = "an internal" if internal else "an external"
     ctx.events.emit(
-        EventKind.FIRE, f"{log.name}: {which} fire goes out ({log.fires} burning)", ship=log.name
+        EventKind.FIRE,
+        f"{log.name}: {which} fire goes out ({log.fires} burning)",
+        ship=log.name,
     )
 
 

@@ -6,7 +6,8 @@ gone for Step Three (BF6-DMG-10, EX-BF6-09) and uneven flooding made here can be
 before Step Four (BF6-DMG-11, EX-BF6-10).
 
 * fires: one roll per external fire on ``fire_external`` and per internal fire on
-  ``fire_internal``; the line's ``XF`` puts fires out (BF6-DMG-05);
+  ``fire_internal``; the line's ``XF`` puts out a fire of that line's kind, an external fire on
+  the external line and an internal one on the internal line (BF6-DMG-05);
 * flooding: one roll per Heavy compartment whose "Hvy" is not boxed (contained, BF6-REP-08) and per
   Severe compartment (never contained) on ``heavy_flooding`` / ``severe_flooding``; Light and
   Moderate never roll, and nor does a counterflooded compartment (BF6-CF-04);
@@ -20,13 +21,20 @@ step waits for the next turn, and a fire put out during the step still had its r
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
 from battleline.rulesets.bf1900.charts import Charts
-from battleline.rulesets.bf1900.damage.codes import ApplyCodes, DamageContext, parse_code
+from battleline.rulesets.bf1900.damage.codes import (
+    ApplyCodes,
+    Code,
+    DamageContext,
+    parse_code,
+    put_out_fire,
+)
 from battleline.rulesets.bf1900.damage.flooding import resolve_flood_hit
 from battleline.rulesets.bf1900.damage.locations import choose
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel
@@ -74,6 +82,7 @@ def fire_and_flooding(
     ctx = DamageContext(charts, dice, events, aspect=None, weapon_size=None, cause="critical")
     for kind, count in (("external", external), ("internal", internal)):
         line = f"fire_{kind}"
+        line_ctx = _fire_line_context(ctx, internal=kind == "internal")
         for i in range(1, count + 1):
             roll = dice.d6(f"{kind} fire {i} of {count}", ship=log.name)
             codes = charts.critical(line, roll)
@@ -86,7 +95,7 @@ def fire_and_flooding(
                 codes=list(codes),
             )
             if codes:
-                apply(log, codes, ctx)
+                apply(log, codes, line_ctx)
     for zone, level in zones:
         line = "severe_flooding" if level is FloodLevel.SEVERE else "heavy_flooding"
         short = "Sev" if level is FloodLevel.SEVERE else "Hvy"
@@ -102,6 +111,16 @@ def fire_and_flooding(
             codes=list(codes),
         )
         _apply_spreading(log, codes, zone, ctx, apply)
+
+
+def _fire_line_context(ctx: DamageContext, *, internal: bool) -> DamageContext:
+    """``ctx`` with ``XF`` putting out a fire of the line's own kind (BF6-DMG-05): the internal
+    line's results are worse, so which fire goes out matters."""
+
+    def xf(log: ShipLog, code: Code, line_ctx: DamageContext) -> None:
+        put_out_fire(log, line_ctx, internal=internal)
+
+    return dataclasses.replace(ctx, effects=MappingProxyType({**ctx.effects, "XF": xf}))
 
 
 def _apply_spreading(
