@@ -87,8 +87,8 @@ class Spy:
         return self.admiral.orders(view, phase)
 
 
-def _played(seed: int) -> Duel:
-    game = new_game(SCENARIO, seed)
+def _played(seed: int, scenario: str = SCENARIO) -> Duel:
+    game = new_game(scenario, seed)
     make = admiral_factory(game.ruleset.name)
     spies = {
         side: Spy(game, side, make(side, admiral_seed(seed, i)))
@@ -102,21 +102,27 @@ def _played(seed: int) -> Duel:
 Duel = tuple[Game[Any, Any], dict[str, Spy]]
 
 
-@pytest.fixture(scope="module", params=[1, 4])
+@pytest.fixture(
+    scope="module", params=[(SCENARIO, 1), (SCENARIO, 4), ("cruiser-duel-1d12", 2)], ids=str
+)
 def duel(request: pytest.FixtureRequest) -> Duel:
-    return _played(int(request.param))
+    """A whole duel played AI v AI: the 1D6 edition twice, the 1D12 edition once."""
+    scenario, seed = request.param
+    return _played(seed, scenario)
 
 
 def _shown_as_firer(event: Event, side: str, ships_of_side: set[str]) -> bool:
     """A Step Two event the side sees because its own ship fired the shells."""
     firer = event.data.get("firer")
-    if event.kind is EventKind.HIT or (event.kind is EventKind.DAMAGE and "location" in event.data):
+    if event.kind is EventKind.HIT:
         return firer in ships_of_side
+    if event.kind is EventKind.DAMAGE and ({"location", "portion", "bonus"} & set(event.data)):
+        return firer in ships_of_side  # a 1D6 or 1D12 hit-table line, or 1D12 bonus doubles
     if event.kind is EventKind.ROLL:
         purpose = str(event.data.get("purpose", ""))
         return any(
             purpose.startswith(f"{ship} ")
-            and (purpose.endswith(" hit location") or purpose.endswith(" damage"))
+            and purpose.endswith((" hit location", " damage", " shell hits"))
             for ship in ships_of_side
         )
     return False

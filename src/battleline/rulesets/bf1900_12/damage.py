@@ -216,6 +216,7 @@ def resolve_shell_set(
                 f"{log.name}: doubles in {what}'s set → {bonus} bonus Misc roll"
                 f"{'s' * (bonus > 1)} (BF12C-SHL-07)",
                 ship=log.name,
+                firer=first.firer,
                 bonus=bonus,
             )
         ctx = context(charts, dice, events, aspect=first.aspect, cause="misc")
