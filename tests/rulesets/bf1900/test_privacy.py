@@ -140,6 +140,8 @@ def test_nothing_private_to_the_enemy_reaches_a_side_while_the_game_is_on(duel: 
     _, spies = duel
     for side, spy in spies.items():
         assert spy.served, f"{side} was never asked for orders"
+        assert spy.shown_contacts, f"{side} never saw an enemy ship"
+        assert any(not p.startswith("{") for p, _, _ in spy.served), "no check was refused"
         for payload, secrets, turn in spy.served:
             found = leaks(payload, secrets)
             assert not found, f"turn {turn}: {side} was served {found[:5]}"
