@@ -353,3 +353,22 @@ def test_only_the_umpires_notes_have_no_audience(duel: Duel) -> None:
     assert unseen and all(e.kind is EventKind.NOTE for e in unseen)
     assert all(e.data.get("measured") or "run_m" in e.data for e in unseen), unseen[:3]
     assert all(e.side in game.state.sides for e in game.events.of_kind(EventKind.COMMAND))
+
+
+def test_a_collision_is_told_to_all_without_coordinates() -> None:
+    """BF6-MOV (collisions stop both ships): the sides of the two ships get the point of contact,
+    which lies on their own bases; everyone gets the collision, with no coordinates."""
+    from battleline.rulesets.bf1900.movement import Contact
+
+    events = EventLog({"Fuji": "Japan", "Retvizan": "Russia", "Mikasa": "Japan"})
+    bump = Contact(EventKind.COLLISION, "Fuji", "Retvizan", 1234.56, 789.01, "Fuji hits (1235 m)")
+    detailed = bump.emit(events)
+    assert detailed.visible_to("Japan") and detailed.visible_to("Russia") and not detailed.public
+    (told,) = [e for e in events.events if e.public]
+    assert told.text == "Fuji collides with Retvizan; both stop" and told.data == {
+        "other": "Retvizan"
+    }
+    aground = Contact(EventKind.GROUNDING, "Mikasa", "Island", 50.0, 60.0, "Mikasa aground")
+    own = aground.emit(events)
+    assert own.side == "Japan" and not own.visible_to("Russia")
+    assert events.events[-1].public and events.events[-1].data == {"land": "Island"}
