@@ -128,8 +128,9 @@ def game(tmp_path: Path) -> Game:
 GUNNERY_ERRORS = [
     (["Mikasa: Chinyen @4000 A:2"], ("Mikasa firing at Chinyen", "mounting A cannot bear",
                                      "BF6-POS-01")),
-    (["Mikasa: Yashima @5000 A:2"], ("Mikasa firing at Yashima", "no line of sight",
-                                     "Rock", "BF6-LOS-01")),
+    # No ship of Blue's sees Yashima past the Rock: "not in sight", naming nothing that hides her.
+    (["Mikasa: Yashima @5000 A:2"], ("Mikasa firing at Yashima", "not in sight",
+                                     "BF6-LOS-01")),
     (["Mikasa: Fuji @4000 A:2", "Mikasa: Fuji @4200 Z:2"],
      ("Mikasa firing at Fuji", "a second range estimate for Fuji", "BF6-TGT-02")),
     (["Mikasa: Fuji @4000 A:9"], ("Mikasa firing at Fuji", "9 rounds", "BF6-ROF-01")),
@@ -291,7 +292,7 @@ QUIET_COMMAND: list[tuple[int, str, str, list[str]]] = [
         ([(1, "gunnery", "Blue", ["Mikasa: Chinyen @4000 A:2"])],
          "Mikasa firing at Chinyen: mounting A cannot bear"),
         ([(1, "gunnery", "Blue", ["Mikasa: Yashima @5000 A:2"])],
-         "Mikasa firing at Yashima: no line of sight"),
+         "Mikasa firing at Yashima: not in sight"),
         ([(1, "gunnery", "Blue", ["Mikasa: Fuji @4000 A:2", "Mikasa: Fuji @4100 Z:2"])],
          "a second range estimate for Fuji this turn (BF6-TGT-02)"),
         ([(1, "gunnery", "Blue", ["Mikasa: Fuji @4000 A:9"])], "(BF6-ROF-01)"),

@@ -88,7 +88,10 @@ def test_BF6_DMG_02_damage_runs_the_four_steps_narrates_each_die_and_advances_th
     out = result.output
     steps = [out.index(f"Damage Step {n}") for n in ("One", "Two", "Three", "Four")]
     assert steps == sorted(steps)
-    assert "Oslyabya: Mikasa A (30.5 cm AP) hit location rolls" in out  # die, purpose, result
+    # each die is shown once: the line that uses the hit-location dice quotes them, so the
+    # separate "hit location rolls" lines are not printed as well
+    assert "Oslyabya: 2 rounds from Mikasa A (30.5 cm AP) roll " in out
+    assert "hit location rolls" not in out
     assert "now turn 2" in out
     session = TabletopSession.load(game)
     assert session.turn == 2 and session.draws > 0
@@ -108,8 +111,9 @@ def test_damage_control_is_rolled_in_step_three(game: Path) -> None:
     _edit(game, lambda s: setattr(s.logs["Mikasa"], "bridge_hits", 1))
     result = runner.invoke(app, ["tabletop", "damage", str(game), "--dc", "Mikasa: BR"])
     assert result.exit_code == 0, result.output
-    assert "Mikasa: damage control BR rolls" in result.output
+    # the die appears once, on the line that says what it did
     assert "Mikasa: BR rolls" in result.output
+    assert "Mikasa: damage control BR rolls" not in result.output
 
 
 def test_dc_check_validates_without_rolling(game: Path) -> None:
@@ -229,8 +233,13 @@ def test_sides_must_match_ships_and_the_session_file_must_exist(tmp_path: Path) 
     assert "3 --ship but 2 --side" in line
     line = _one_error_line(["tabletop", "damage", str(tmp_path / "nope.json")])
     assert "no such session file" in line
-    line = _one_error_line(["tabletop", "new", str(tmp_path / "no" / "g.json"), *SHIPS])
-    assert "cannot write" in line
+    # a missing folder is created, as for every output file (docs/tabletop.md)
+    result = runner.invoke(app, ["tabletop", "new", str(tmp_path / "no" / "g.json"), *SHIPS])
+    assert result.exit_code == 0 and (tmp_path / "no" / "g.json").exists()
+    blocked = tmp_path / "file"
+    blocked.write_text("", encoding="utf-8")
+    line = _one_error_line(["tabletop", "new", str(blocked / "g.json"), *SHIPS])
+    assert "a file is in the way" in line
 
 
 def test_the_console_command_exits_2_too(tmp_path: Path) -> None:

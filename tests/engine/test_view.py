@@ -69,6 +69,8 @@ def test_enemy_ships_are_seen_only_from_outside() -> None:
             "fires",
             "sinking",
             "surrendered",
+            "observer",
+            "observed",
         }
     for own in data["own"]:
         assert "propulsion" in own["log"] and "dc_boxes" in own["log"]

@@ -13,7 +13,7 @@ from pdf_geometry import shapes
 from typer.testing import CliRunner
 
 from battleline.cli import app
-from battleline.engine import new_game
+from battleline.game import new_game
 from battleline.printing import scenario_sections, write_scenario_aids
 from battleline.printing.compact_log import SMALL_TYPES, fits_half_sheet, is_half_sheet
 from battleline.printing.gunnery_log_pdf import (

@@ -23,7 +23,18 @@ BLUE_COMMAND = "Blue cruiser: SPD15 TS10S"
 RED_COMMAND = "Red cruiser: SPD16"
 BLUE_GUNNERY = "Yoshino: Kasagi @5150 AP A:1 Z:1"
 RED_GUNNERY = "Kasagi: Yoshino @4870 AP A:1 Z:1"
-CONTACT_KEYS = {"name", "cls", "type", "size", "pose", "fires", "sinking", "surrendered"}
+CONTACT_KEYS = {
+    "name",
+    "cls",
+    "type",
+    "size",
+    "pose",
+    "fires",
+    "sinking",
+    "surrendered",
+    "observer",
+    "observed",
+}
 
 
 @pytest.fixture

@@ -3,10 +3,12 @@
 :class:`FleetAdmiral` implements the :class:`~battleline.ai.base.Admiral` protocol. Each phase it
 is handed a :class:`~battleline.engine.view.SideView` — never the game state — and answers with
 order text in the normal notations (divisional orders and fleet messages, gunnery log lines,
-torpedo launches, damage-control declarations). Its randomness is its own ``numpy`` Generator,
-seeded from the seed it is given, apart from the game's dice. What it remembers between phases
-comes from the views too: its own ships' moves (for legal speed orders), where its own salvos
-fell (for walking the splashes, :mod:`battleline.ai.ranging`), the signals it has made.
+torpedo launches, damage-control declarations). It draws no random numbers. What it
+remembers between phases comes from the views too: its own ships' moves (for legal speed
+orders), where its own salvos fell (for walking the splashes, :mod:`battleline.ai.ranging`),
+the signals it has made. It judges no range itself: the view shows the enemy where its side's
+eye places her (the observation model of :mod:`battleline.rulesets.bf1900.observation`), as a
+human side's view does.
 
 The decisions themselves are in :mod:`battleline.ai.tactics`; how the admiral thinks is written
 up in ``docs/ai.md``.
@@ -52,6 +54,7 @@ from battleline.rulesets.bf1900.view import SideView
 #: (The measured ranges the umpire also records are never read.)
 SHOT_KINDS = (EventKind.SPLASH, EventKind.HIT_ZONE)
 _MOVE, _COLLISION, _HIT_ZONE = EventKind.MOVE, EventKind.COLLISION, EventKind.HIT_ZONE
+_FALLS = (Fall.SHORT.value, Fall.OVER.value)
 #: The shortest run a division's next move is planned for, metres.
 MIN_LOOKAHEAD_M = 400.0
 #: The run expected of a ship whose last move the admiral did not see (the enemy's), metres.
@@ -79,8 +82,8 @@ class FleetAdmiral:
         if skill is None:
             skill = DEFAULT_SKILL
         self.skill = skill if isinstance(skill, Skill) else get_skill(skill)
-        self.rng = np.random.default_rng(seed)
-        self.keeper = RangeKeeper(self.skill, self.rng)
+        del seed  # it judges no range itself (the view's observation does): no dice of its own
+        self.keeper = RangeKeeper(self.skill)
         self.last_moves: dict[str, float] = {}
         self.signalled: set[str] = set()
         self.bumped: dict[str, tuple[int, str]] = {}
@@ -144,6 +147,8 @@ class FleetAdmiral:
                 self._seen_shots.add(key)
                 if kind is _HIT_ZONE:
                     fall = Fall.HIT
+                elif event.data.get("fall") in _FALLS:
+                    fall = Fall(event.data["fall"])  # short or over, as seen from the firer
                 else:
                     marker = (float(event.data["x"]), float(event.data["y"]))
                     fall = fall_of(marker, picture.funnels[firer], picture.funnels[target])
@@ -344,11 +349,11 @@ class FleetAdmiral:
     # -- torpedoes ------------------------------------------------------------------------
 
     def torpedoes(self, picture: Picture) -> list[str]:
-        """Launches at targets that look within reach (BF6-TORP-02..10)."""
-        skill = self.skill
+        """Launches at targets that look within reach (BF6-TORP-02..10): the distance as the
+        view shows it, already the side's judgement (the observation model)."""
 
         def eye(seen: float) -> float:
-            return seen * (1.0 + float(self.rng.normal(skill.bias, skill.sd_total(seen))))
+            return seen
 
         return [str(launch) for launch in launch_plan(picture, eye)]
 

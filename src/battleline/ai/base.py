@@ -171,7 +171,7 @@ ADMIRAL_READS: frozenset[EventKind] = frozenset(
 ADMIRALS: dict[str, str] = {
     "bf1900": "battleline.ai.admiral:default_admiral",
     "bf1900-1d12": "battleline.ai.admiral:default_admiral",
-    "tgd": "battleline.ai.admiral:default_admiral",
+    "tgd": "battleline.ai.tgd_admiral:tgd_admiral",
     "dba": "battleline.ai.base:stand_in",
 }
 
@@ -186,20 +186,30 @@ def admiral_factory(ruleset: str = "bf1900") -> AdmiralFactory:
     return factory
 
 
-def legal_lines(game: Game[Any, Any], side: str, lines: Sequence[str]) -> list[str]:
-    """The admiral's lines the umpire accepts: all of them, or greedily as many as pass."""
+def _passes(game: Game[Any, Any], side: str, lines: Sequence[str]) -> bool:
     try:
         game.check(side, lines)
-        return list(lines)
     except BattlelineError:
-        pass
+        return False
+    return True
+
+
+def legal_lines(game: Game[Any, Any], side: str, lines: Sequence[str]) -> list[str]:
+    """The admiral's lines the umpire accepts: all of them, or greedily as many as pass.
+
+    A refused list is first cut to the lines the umpire accepts one by one (an admiral that
+    checked its lines against the table as its view shows it is refused a few, at the edge of
+    an arc or a sight line); only if those together still fail are they kept greedily in order.
+    """
+    if _passes(game, side, lines):
+        return list(lines)
+    alone = [line for line in lines if _passes(game, side, [line])]
+    if _passes(game, side, alone):
+        return alone
     kept: list[str] = []
-    for line in lines:
-        try:
-            game.check(side, [*kept, line])
-        except BattlelineError:
-            continue
-        kept.append(line)
+    for line in alone:
+        if _passes(game, side, [*kept, line]):
+            kept.append(line)
     return kept
 
 

@@ -1,22 +1,23 @@
-"""Range estimation by eye: the admiral's error model and its "walking the splashes".
+"""Range estimation: the admiral's crews and their "walking the splashes".
 
 An admiral never reads a measured range (BF6-GUN-02: every range is an estimate, sealed before
-measuring). Its eye takes the distance between the forward funnels as the view shows them and
-spoils it with an error drawn from its own ``numpy`` Generator:
+measuring). Nor does it spoil the ranges it sees with an error of its own: its side's view
+already shows every enemy ship where the side's eye judges her to be (the observation model,
+:mod:`battleline.rulesets.bf1900.observation`, the same for human sides and admirals; its
+spreads per crew quality are :class:`~battleline.rulesets.bf1900.observation.Eye`). So the
+range a gun layer writes is the distance between the forward funnels as the view shows them,
+corrected by what his splashes taught him:
 
-    estimate = seen × (1 + e + j)
+    estimate = seen × (1 + c)    (then aimed long, :func:`aim_long`, and written to 50 m)
 
-* ``e`` is the *persistent* error of one gun layer's picture of one target: drawn when the firer
-  first ranges on that target, from N(bias, sd_sys(range)); it stays until corrected.
-* ``j`` is this turn's jitter, N(0, sd_jit(range)), drawn afresh each time.
-* Both spreads grow linearly with range (the further, the harder to judge) and shrink with skill
-  (:data:`SKILLS`; the values are ours, reconstructed, see ``docs/ai.md``).
-
-Walking the splashes: after each salvo the admiral sees where its marker fell. A hit zone means
-the range is found: the persistent error is kept and the next turn's jitter is halved. A splash
-short or over moves the persistent error one correction step the other way; when the fall swaps
-side (short then over) the step is halved, the classic bracket. The admiral learns only "short",
-"over" or "hit" — what a spotter sees — never by how much.
+Walking the splashes: ``c`` starts at nought for a target never fired on. After each salvo the
+admiral sees whether its marker was a hit zone or a splash short or over (``fall`` on the SPLASH
+event, or else the marker's place against the target as the view shows it). A hit zone keeps
+``c``; a short moves it up and an over down by one correction step (the skill's ``step`` × the
+eye's spread at that range); when the fall swaps side (short, then over) the step is halved, the
+classic bracket. What it corrects is the side's lasting misjudgement of that ship; the turn's
+own error no correction can know. The admiral learns only "short", "over" or "hit", as a spotter
+does, never by how much.
 """
 
 from __future__ import annotations
@@ -25,16 +26,13 @@ import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-import numpy as np
-
 from battleline.rulesets.bf1900.gunnery import danger_zone_m
+from battleline.rulesets.bf1900.observation import Eye, load_observation
 
 #: Estimates are written to the nearest this many metres.
 ROUND_TO_M = 50.0
-#: No estimate below this, whatever the dice say.
+#: No estimate below this, whatever the corrections say.
 MIN_ESTIMATE_M = 100.0
-#: The longest range the error model is scaled to (the 4th bracket's end at every scale).
-REFERENCE_RANGE_M = 10000.0
 
 
 class Fall(StrEnum):
@@ -47,42 +45,26 @@ class Fall(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Skill:
-    """One skill level of the range-takers (all values reconstructed).
-
-    Relative standard deviations at zero range (``*_0``) and at :data:`REFERENCE_RANGE_M`
-    (``*_max``), linear in between and beyond; ``bias`` is the mean persistent error (negative =
-    habitually short); ``step`` is a splash correction as a multiple of the total spread;
-    ``found`` multiplies the jitter on a target hit last turn.
-    """
+    """One crew quality as the admiral uses it: the side's eye (the observation model's spreads
+    for that quality) and how boldly its gun layers correct (``step``, a multiple of the eye's
+    spread at the range; reconstructed)."""
 
     name: str
-    sys_0: float
-    sys_max: float
-    jit_0: float
-    jit_max: float
-    bias: float
+    eye: Eye
     step: float = 1.0
-    found: float = 0.5
-
-    def sd_sys(self, range_m: float) -> float:
-        """Spread of the persistent error at ``range_m``."""
-        return self.sys_0 + (self.sys_max - self.sys_0) * range_m / REFERENCE_RANGE_M
-
-    def sd_jit(self, range_m: float) -> float:
-        """Spread of the turn-to-turn jitter at ``range_m``."""
-        return self.jit_0 + (self.jit_max - self.jit_0) * range_m / REFERENCE_RANGE_M
 
     def sd_total(self, range_m: float) -> float:
-        """Spread of a first estimate at ``range_m`` (both parts together)."""
-        return math.hypot(self.sd_sys(range_m), self.sd_jit(range_m))
+        """Spread of one observation at ``range_m`` (the eye's)."""
+        return self.eye.sd_total(range_m)
 
 
-#: The three skill levels: a first estimate is off by about 6–13 % (green), 4–9 % (veteran) or
-#: 3–6 % (elite) of the true range, one standard deviation, from close to maximum range.
+#: Correction steps per crew quality: green gun layers correct timidly.
+_STEPS = {"green": 0.8, "veteran": 1.0, "elite": 1.0}
+
+#: The skill levels, one per crew quality of the observation model (``green``, ``veteran``,
+#: ``elite``).
 SKILLS: dict[str, Skill] = {
-    "green": Skill("green", 0.045, 0.100, 0.040, 0.080, -0.03, step=0.8, found=0.6),
-    "veteran": Skill("veteran", 0.030, 0.070, 0.025, 0.055, -0.015),
-    "elite": Skill("elite", 0.020, 0.045, 0.018, 0.035, 0.0, step=1.0, found=0.4),
+    name: Skill(name, eye, _STEPS.get(name, 1.0)) for name, eye in load_observation().eyes.items()
 }
 
 
@@ -100,18 +82,16 @@ def get_skill(name: str) -> Skill:
 class _Track:
     """What one firer remembers of ranging one target."""
 
-    error: float
-    last_turn: int
+    correction: float = 0.0
     fall: Fall | None = None
     step: float = 1.0
 
 
 @dataclass(slots=True)
 class RangeKeeper:
-    """One side's range-takers: estimates by eye and the memory of each firer's last fall."""
+    """One side's gun layers: the corrections each firer has learned from its splashes."""
 
     skill: Skill
-    rng: np.random.Generator
     tracks: dict[tuple[str, str], _Track] = field(default_factory=dict)
 
     def estimate(
@@ -119,22 +99,13 @@ class RangeKeeper:
     ) -> float:
         """The range ``firer`` writes for ``target`` this turn, from the distance as seen.
 
-        A target not ranged on last turn is judged afresh (a new persistent error); one ranged
-        last turn keeps its error as corrected by the fall of the splash. With ``bracket_m`` the
-        gun layer also aims long by half the danger zone he expects (:func:`aim_long`).
+        ``turn`` is kept for the callers' sake; the correction learned on a target stays, as the
+        misjudgement it corrects does. With ``bracket_m`` the gun layer also aims long by half
+        the danger zone he expects (:func:`aim_long`).
         """
-        key = (firer, target)
-        track = self.tracks.get(key)
-        sd_sys = self.skill.sd_sys(seen_m)
-        if track is None or track.last_turn < turn - 1:
-            track = _Track(float(self.rng.normal(self.skill.bias, sd_sys)), turn)
-            self.tracks[key] = track
-        jitter_sd = self.skill.sd_jit(seen_m)
-        if track.fall is Fall.HIT and track.last_turn == turn - 1:
-            jitter_sd *= self.skill.found
-        jitter = float(self.rng.normal(0.0, jitter_sd))
-        track.last_turn = turn
-        judged = seen_m * max(1.0 + track.error + jitter, 0.3)
+        del turn
+        track = self.tracks.setdefault((firer, target), _Track())
+        judged = seen_m * max(1.0 + track.correction, 0.3)
         if bracket_m is not None:
             judged = aim_long(judged, bracket_m)
         return max(MIN_ESTIMATE_M, round(judged / ROUND_TO_M) * ROUND_TO_M)
@@ -149,7 +120,7 @@ class RangeKeeper:
             if swapped:
                 track.step *= 0.5
             size = self.skill.step * track.step * self.skill.sd_total(seen_m)
-            track.error += size if fall is Fall.SHORT else -size
+            track.correction += size if fall is Fall.SHORT else -size
         track.fall = fall
 
 

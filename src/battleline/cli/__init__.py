@@ -13,7 +13,6 @@ import sys
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
 from battleline.errors import BattlelineError
 
@@ -52,7 +51,9 @@ def main() -> None:
         if isinstance(code, int) and code:  # a typer.Exit(code) is returned, not raised, here
             sys.exit(code)
     except BattlelineError as exc:
-        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+        from battleline.cli.common import print_error
+
+        print_error(str(exc))
         sys.exit(2)
     except (typer.Exit, SystemExit) as exc:
         code = getattr(exc, "exit_code", None)

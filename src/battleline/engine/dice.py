@@ -6,12 +6,20 @@ engine or a rule system may draw random numbers.
 
 :class:`SeededDice` owns a numpy ``Generator`` seeded from a ``SeedSequence``; :class:`FixedDice`
 plays a scripted sequence for tests and raises :class:`DiceExhausted` when a rule asks for more.
+
+:func:`keyed_normals` derives values from the game seed and a key through a ``SeedSequence`` of
+their own, outside the dice's draw sequence: the same seed and key always give the same values,
+and asking for them never moves the dice (used where a value must be reproducible and stable,
+such as the observation error of a side's view, yet must not change every battle's rolls).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from statistics import NormalDist
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -185,3 +193,27 @@ class FixedDice(_DiceBase):
             raise AssertionError(
                 f"{self.remaining} scripted roll(s) never used: {self._values[self._pos :]}"
             )
+
+
+_NORMAL = NormalDist()
+_SPAN = float(2**53)
+
+
+def _word(part: int | str) -> int:
+    """A key part as a non-negative integer, the same on every machine and run."""
+    if isinstance(part, str):
+        return int.from_bytes(hashlib.blake2b(part.encode(), digest_size=8).digest(), "big")
+    return 2 * part if part >= 0 else -2 * part - 1
+
+
+@lru_cache(maxsize=8192)
+def keyed_normals(seed: int, key: tuple[int | str, ...], n: int) -> tuple[float, ...]:
+    """``n`` standard normal values derived from ``seed`` and ``key`` alone.
+
+    They come from ``numpy.random.SeedSequence([seed, *key])``, so they are reproducible from
+    the game seed, independent for different keys, and never draw from (or count as draws of)
+    any :class:`Dice` object. A pure function, so cached.
+    """
+    entropy = [_word(seed), *(_word(k) for k in key)]
+    words = np.random.SeedSequence(entropy).generate_state(n, dtype=np.uint64)
+    return tuple(_NORMAL.inv_cdf(((int(w) >> 11) + 0.5) / _SPAN) for w in words)

@@ -6,7 +6,11 @@ reproducible: the same seed and the same reported hits and declarations give the
 saved as one JSON file with a format version; :meth:`TabletopSession.damage_phase` runs the
 Damage Phase (Steps One to Four, BF6-DMG-02) for everyone and advances the turn.
 
-The session only parses, stores and calls: every rule stays in ``rulesets.bf1900``.
+Hits and torpedo launches may be reported as they happen (:meth:`TabletopSession.report`) and
+are kept as the turn's pending reports until the Damage Phase; every report is checked against
+the firing ship's log together with everything already reported that turn
+(:mod:`battleline.tabletop.checks`). The session only parses, stores and calls: every rule stays
+in ``rulesets.bf1900``.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from battleline.engine.dice import Dice, SeededDice
+from battleline.engine.dice import Dice, FixedDice, SeededDice
 from battleline.engine.events import EventLog
 from battleline.engine.sessionfile import load_json_object, replay_dice, save_json_atomic
 from battleline.errors import BattlelineError, IllegalOrderError, ScenarioError, UnknownNameError
@@ -30,15 +34,21 @@ from battleline.rulesets.bf1900.damage.declarations import (
 )
 from battleline.rulesets.bf1900.damage.phase import DamageSettings, run_damage_phase
 from battleline.rulesets.bf1900.damage.step3 import validate_declarations
-from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
 from battleline.rulesets.bf1900.ship import ShipClass
 from battleline.rulesets.bf1900.shipdb import class_of_ship, get_ship_class
 from battleline.rulesets.bf1900.shiplog import ShipLog
+from battleline.tabletop.checks import (
+    CheckedTurn,
+    LaunchReport,
+    check_turn,
+    format_launch,
+    parse_launch,
+)
 from battleline.tabletop.hits_notation import (
     HitReport,
     format_hit,
     lookup_in,
-    resolve_hit,
+    parse_hit,
 )
 
 FORMAT = "battleline-tabletop"
@@ -52,11 +62,20 @@ class SessionFileError(ScenarioError):
 
 @dataclass(frozen=True, slots=True)
 class ShipEntry:
-    """One ship in play: its name on the table, its class and its side."""
+    """One ship in play: its name on the table, its class, its side and (from a scenario) its
+    division."""
 
     name: str
     class_name: str
     side: str
+    division: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON (the division only when there is one)."""
+        out: dict[str, Any] = {"name": self.name, "class": self.class_name, "side": self.side}
+        if self.division is not None:
+            out["division"] = self.division
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +88,22 @@ class TurnRecord:
     first_draw: int
     draws: int
     events: tuple[str, ...]
+    launches: tuple[str, ...] = ()
+    own_dice: bool = False
+    #: The players' own rolls, in order, when they rolled (``own_dice``).
+    rolls: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON."""
         return {
             "turn": self.turn,
             "hits": list(self.hits),
+            "launches": list(self.launches),
             "declarations": dict(self.declarations),
             "first_draw": self.first_draw,
             "draws": self.draws,
+            "own_dice": self.own_dice,
+            "rolls": list(self.rolls),
             "events": list(self.events),
         }
 
@@ -112,6 +138,13 @@ class TabletopSession:
     charts_path: str | None = None
     settings: DamageSettings = field(default_factory=DamageSettings)
     history: list[TurnRecord] = field(default_factory=list)
+    scenario: str | None = None
+    scale: str = "small"
+    #: This turn's reports so far (canonical text), and the (firer, target) pairs whose
+    #: friendly fire the players confirmed.
+    pending_hits: list[str] = field(default_factory=list)
+    pending_launches: list[str] = field(default_factory=list)
+    friendly_fire: list[tuple[str, str]] = field(default_factory=list)
 
     # -- creating ---------------------------------------------------------------------------
 
@@ -151,6 +184,43 @@ class TabletopSession:
             seed = int(entropy if isinstance(entropy, int) else 0) % 2**63
         return cls(entries, logs, seed, charts_path=charts_path, settings=settings)
 
+    @classmethod
+    def from_scenario(
+        cls,
+        name: str,
+        *,
+        seed: int | None = None,
+        charts_path: str | None = None,
+        settings: DamageSettings = DamageSettings(),
+    ) -> TabletopSession:
+        """A session with every ship of a scenario (built-in id or file), each with its side and
+        division, at the scenario's scale (BF6-GEN-04/06)."""
+        from battleline.rulesets import canonical_name
+        from battleline.rulesets.bf1900.scenario import get_scenario
+
+        sc = get_scenario(name)
+        if canonical_name(sc.ruleset) != canonical_name("bf1900"):
+            raise ScenarioError(
+                f"scenario {name!r} is for the ruleset {sc.ruleset!r}; the tabletop assistant "
+                "keeps Battlefleet 1900 (1D6) logs only"
+            )
+        ships = [
+            (ship.name, ship.ship_class.name, side.name)
+            for side in sc.sides
+            for division in side.divisions
+            for ship in division.ships
+        ]
+        session = cls.new(ships, seed=seed, charts_path=charts_path, settings=settings)
+        for side in sc.sides:
+            for division in side.divisions:
+                for ship in division.ships:
+                    entry = session.ships[ship.name]
+                    session.ships[ship.name] = ShipEntry(
+                        entry.name, entry.class_name, entry.side, division.name
+                    )
+        session.scenario, session.scale = sc.id, sc.scale
+        return session
+
     # -- reading input ----------------------------------------------------------------------
 
     @property
@@ -166,25 +236,52 @@ class TabletopSession:
         """The session's charts: the packaged ones, or its chart file."""
         return load_charts(self.charts_path)
 
-    def resolve_hits(self, reports: Sequence[HitReport]) -> tuple[list[ShellSet], list[TorpedoHit]]:
-        """Reported hits as Step Two records; a hit on or from a ship already gone is refused."""
-        lookup = lookup_in(self.classes)
-        shells: list[ShellSet] = []
-        torpedoes: list[TorpedoHit] = []
-        for report in reports:
-            hit = resolve_hit(report, lookup)
-            for who, role in ((hit.target, "target"), (hit.firer, "firer")):
-                log = self.logs.get(who)
-                if log is not None and log.sunk:
-                    raise IllegalOrderError(
-                        f"hit {format_hit(report)!r}: the {role} {who} has already gone under "
-                        f"({log.lost_reason or 'sunk'}) (BF6-SINK-02)"
-                    )
-            if isinstance(hit, ShellSet):
-                shells.append(hit)
-            else:
-                torpedoes.append(hit)
-        return shells, torpedoes
+    def check(
+        self,
+        reports: Sequence[HitReport] = (),
+        launches: Sequence[LaunchReport] = (),
+        *,
+        friendly_fire: bool = False,
+    ) -> CheckedTurn:
+        """This turn's pending reports and ``reports``/``launches`` checked together against the
+        logs (:func:`~battleline.tabletop.checks.check_turn`); ``friendly_fire`` confirms any
+        friendly fire among the new reports."""
+        pending = [parse_hit(t) for t in self.pending_hits]
+        confirmed = set(self.friendly_fire)
+        sides = {n: e.side for n, e in self.ships.items()}
+        return check_turn(
+            self.logs,
+            sides,
+            [*pending, *reports],
+            [*(parse_launch(t) for t in self.pending_launches), *launches],
+            friendly_fire=True if friendly_fire else confirmed,
+        )
+
+    def report(
+        self,
+        reports: Sequence[HitReport],
+        launches: Sequence[LaunchReport] = (),
+        *,
+        friendly_fire: bool = False,
+    ) -> CheckedTurn:
+        """Record hits and launches for this turn's Damage Phase, after checking them with
+        everything reported before; on an error the session is unchanged."""
+        checked = self.check(reports, launches, friendly_fire=friendly_fire)
+        self._keep(reports, launches, friendly_fire)
+        return checked
+
+    def _keep(
+        self, reports: Sequence[HitReport], launches: Sequence[LaunchReport], friendly: bool
+    ) -> None:
+        self.pending_hits.extend(format_hit(r) for r in reports)
+        self.pending_launches.extend(format_launch(x) for x in launches)
+        if friendly:
+            lookup = lookup_in(self.classes)
+            for r in reports:
+                if r.firer:
+                    pair = (lookup(r.firer)[0], lookup(r.target)[0])
+                    if pair not in self.friendly_fire:
+                        self.friendly_fire.append(pair)
 
     def parse_dc(self, texts: Sequence[str]) -> dict[str, list[DCDeclaration]]:
         """``"Mikasa: P; HVY:forward"`` items → declarations by ship, several items per ship
@@ -219,18 +316,28 @@ class TabletopSession:
         reports: Sequence[HitReport],
         declarations: Mapping[str, Sequence[DCDeclaration]],
         *,
+        launches: Sequence[LaunchReport] = (),
+        friendly_fire: bool = False,
         dice: Dice | None = None,
     ) -> PhaseResult:
         """Run Steps One to Four for every ship (BF6-DMG-02/03) and advance the turn.
 
-        Every input is checked before a die is rolled; on any error the session is unchanged.
-        ``dice`` replaces the session's seeded dice (tests script them with ``FixedDice``); their
-        draws are still counted.
+        ``reports`` and ``launches`` join the turn's pending reports. Every input is checked
+        before a die is rolled; on any error the session is unchanged. Fired torpedoes are
+        crossed off (BF6-TORP-03) and the ROF-½ mountings that fired are marked as loading for
+        next turn (BF6-ROF-02, AMB-10). ``dice`` replaces the session's seeded dice: the
+        players' own rolls, or ``FixedDice`` in tests; their draws are still counted.
         """
         charts = self.charts()
-        shells, torpedoes = self.resolve_hits(reports)
+        checked = self.check(reports, launches, friendly_fire=friendly_fire)
+        shells, torpedoes = checked.shells, checked.torpedoes
         self.check_dc(declarations)
         logs = {name: log.copy() for name, log in self.logs.items()}
+        for (firer, key), count in checked.fired.items():
+            logs[firer].torpedoes_left[key] -= count
+        for name, log in logs.items():
+            log.rof_half_fired_last_turn = set(checked.rof_half.get(name, ()))
+        own_dice = dice is not None
         events = EventLog()
         events.turn, events.phase = self.turn, "damage"
         if dice is None:
@@ -241,15 +348,22 @@ class TabletopSession:
         run_damage_phase(
             logs, shells, torpedoes, declarations, charts, dice, events, settings=self.settings
         )
+        used = dice.draws - start
+        history = dice.history if own_dice and isinstance(dice, FixedDice) else []
+        rolls = tuple(r.value for r in history[len(history) - used :])
         record = TurnRecord(
             turn=self.turn,
-            hits=tuple(format_hit(r) for r in reports),
+            hits=(*self.pending_hits, *(format_hit(r) for r in reports)),
             declarations={n: format_declarations(d) for n, d in declarations.items() if d},
             first_draw=self.draws,
             draws=dice.draws - start,
             events=tuple(e.text for e in events),
+            launches=(*self.pending_launches, *(format_launch(x) for x in launches)),
+            own_dice=own_dice,
+            rolls=rolls,
         )
         self.logs, self.draws = logs, self.draws + dice.draws - start
+        self.pending_hits, self.pending_launches, self.friendly_fire = [], [], []
         self.history.append(record)
         result = PhaseResult(self.turn, events)
         self.turn += 1
@@ -271,10 +385,15 @@ class TabletopSession:
                 "sink_roll_dc_bonus": self.settings.sink_roll_dc_bonus,
                 "dice_per_event": self.settings.dice_per_event,
             },
-            "ships": [
-                {"name": e.name, "class": e.class_name, "side": e.side} for e in self.ships.values()
-            ],
+            "scenario": self.scenario,
+            "scale": self.scale,
+            "ships": [e.to_dict() for e in self.ships.values()],
             "logs": {name: log.to_dict() for name, log in self.logs.items()},
+            "pending": {
+                "hits": list(self.pending_hits),
+                "launches": list(self.pending_launches),
+                "friendly_fire": [list(p) for p in self.friendly_fire],
+            },
             "history": [r.to_dict() for r in self.history],
         }
 
@@ -294,7 +413,13 @@ class TabletopSession:
             ships: dict[str, ShipEntry] = {}
             logs: dict[str, ShipLog] = {}
             for raw in data["ships"]:
-                entry = ShipEntry(str(raw["name"]), str(raw["class"]), str(raw["side"]))
+                division = raw.get("division")
+                entry = ShipEntry(
+                    str(raw["name"]),
+                    str(raw["class"]),
+                    str(raw["side"]),
+                    None if division is None else str(division),
+                )
                 try:
                     ship_class = get_ship_class(entry.class_name)
                 except UnknownNameError as exc:
@@ -318,9 +443,13 @@ class TabletopSession:
                     int(r["first_draw"]),
                     int(r["draws"]),
                     tuple(r["events"]),
+                    tuple(str(x) for x in r.get("launches", ())),
+                    bool(r.get("own_dice", False)),
+                    tuple(int(v) for v in r.get("rolls", ())),
                 )
                 for r in data.get("history", [])
             ]
+            pending = data.get("pending") or {}
             charts = data.get("charts")
             session = cls(
                 ships,
@@ -331,6 +460,11 @@ class TabletopSession:
                 charts_path=None if charts is None else str(charts),
                 settings=settings,
                 history=history,
+                scenario=None if data.get("scenario") is None else str(data["scenario"]),
+                scale=str(data.get("scale", "small")),
+                pending_hits=[str(x) for x in pending.get("hits", [])],
+                pending_launches=[str(x) for x in pending.get("launches", [])],
+                friendly_fire=[(str(a), str(b)) for a, b in pending.get("friendly_fire", [])],
             )
         except KeyError as exc:
             raise fail(str(exc.args[0]), "missing") from None

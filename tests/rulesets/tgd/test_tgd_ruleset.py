@@ -15,15 +15,17 @@ from battleline.rulesets import get_ruleset
 from battleline.rulesets.bf1900.shipdb import get_ship_class
 from battleline.rulesets.tgd.card import Battery
 from battleline.rulesets.tgd.derive import derive_card, derive_rules
-from battleline.rulesets.tgd.ruleset import (
+from battleline.rulesets.tgd.ruleset import new_state
+from battleline.rulesets.tgd.state import TgdState
+from battleline.rulesets.tgd.steps import (
+    STEPS,
     FireLine,
-    _alternate,
-    cards_of,
     geometry,
-    new_state,
-    parse_fire,
+    new_fire_phase,
     parse_fire_line,
-    resolve_fire,
+    parse_step,
+    resolve_step,
+    step_side,
 )
 from battleline.testing import FixedDice
 
@@ -31,9 +33,11 @@ SCENARIO = "santiago-1898"
 IMT = "Infanta Maria Teresa"
 
 
-def test_registered_with_three_phases() -> None:
+def test_registered_with_command_movement_and_twelve_fire_steps() -> None:
     ruleset = get_ruleset("tgd")
-    assert [p.name for p in ruleset.phases] == ["command", "movement", "fire"]
+    names = [p.name for p in ruleset.phases]
+    assert names == ["command", "movement", *(f"fire-{k}" for k in range(1, 13))]
+    assert names[2:] == list(STEPS)
 
 
 def test_fire_line_notation() -> None:
@@ -43,12 +47,14 @@ def test_fire_line_notation() -> None:
     )
     with pytest.raises(OrderSyntaxError, match="TGD-FIRE-01"):
         parse_fire_line("Mikasa fires at Retvisan")
+    with pytest.raises(OrderSyntaxError, match="the TGD rules have no torpedoes"):
+        parse_fire_line("Mikasa: TT 1 -> Retvisan")  # a part TGD lacks says so
     with pytest.raises(OrderSyntaxError, match="unknown arc 'zz'"):
         parse_fire_line("Mikasa: 6 zz -> Retvisan")
 
 
 def test_cards_packaged_by_ship_or_class_name_else_derived() -> None:
-    cards = cards_of(new_state(SCENARIO, 1))
+    cards = new_state(SCENARIO, 1).cards
     assert cards["Iowa"].card.title == "BB4 Iowa"
     assert cards["Vizcaya"].card.name == IMT and cards["Vizcaya"].name == "Vizcaya"
     brooklyn = cards["Brooklyn"].card
@@ -76,7 +82,7 @@ def test_derived_card_splits_beam_batteries_and_drops_boat_guns() -> None:
     assert mikasa.nation == "japanese" and mikasa.speed == 18
 
 
-def _duel() -> tuple:
+def _duel() -> TgdState:
     """Iowa at the origin heading north, Infanta Maria Teresa 1,500 m ahead heading east."""
     state = new_state(SCENARIO, 1)
     state.poses["Iowa"] = Pose(0.0, 0.0, 0.0)
@@ -93,68 +99,83 @@ def test_geometry_from_poses_in_tgd_units() -> None:
     assert aspect == pytest.approx(90.0)
 
 
-def test_parse_fire_refuses_with_turn_and_rule() -> None:
+def test_parse_step_refuses_with_turn_step_and_rule() -> None:
     state = _duel()
-    with pytest.raises(IllegalOrderError, match=r"turn 1 fire: Spain has no ship named 'Iowa'"):
-        parse_fire(state, "Spain", ["Iowa: 6 -> Vizcaya"])
+    us = "United States"
+    assert step_side(state, 1) == "Spain"  # turn 1: the first side opens
+    with pytest.raises(IllegalOrderError, match=r"turn 1 fire-1: Spain has no ship named 'Iowa'"):
+        parse_step(state, "Spain", ["Iowa: 6 -> Vizcaya"], 1)
     with pytest.raises(IllegalOrderError, match="is not an enemy ship"):
-        parse_fire(state, "United States", ["Iowa: 6 -> Oregon"])
-    with pytest.raises(IllegalOrderError, match=r"turn 1 fire: Iowa: .*TGD-FIRE-01"):
-        parse_fire(state, "United States", [f"Iowa: 6 f -> {IMT}", f"Iowa: 6 f -> {IMT}"])
-    assert parse_fire(state, "United States", [f"Iowa: 6 -> {IMT}"])
+        parse_step(state, us, ["Iowa: 6 -> Oregon"], 2)
+    with pytest.raises(IllegalOrderError, match=r"turn 1 fire-2: Iowa already fires in this step"):
+        parse_step(state, us, [f"Iowa: 6 f -> {IMT}", f"Iowa: 3 -> {IMT}"], 2)
+    with pytest.raises(IllegalOrderError, match=r"turn 1 fire-1: this fire step is Spain's"):
+        parse_step(state, us, [f"Iowa: 6 -> {IMT}"], 1)
+    assert parse_step(state, us, [], 1) == []  # nothing to say in the other side's step
+    assert parse_step(state, us, [f"Iowa: 6 -> {IMT}"], 2) == [FireLine("Iowa", 6, (), IMT)]
 
 
-def test_actions_alternate_and_the_first_side_alternates_by_turn() -> None:
+def test_a_battery_fired_in_one_step_cannot_fire_in_a_later_step_of_the_turn() -> None:
+    """TGD-FIRE-01 (our reading, AMB-66): each battery fires once a fire phase."""
     state = _duel()
-    a = [FireLine("Iowa", 6, (), IMT), FireLine("Oregon", 6, (), IMT)]
-    b = [FireLine(IMT, 5, (), "Iowa")]
-    orders = {"Spain": b, "United States": a}
-    assert _alternate(state, orders) == [b[0], a[0], a[1]]
+    us = "United States"
+    dice = FixedDice([1, 1])  # the f battery's two guns miss
+    resolve_step(state, {us: parse_step(state, us, [f"Iowa: 6 -> {IMT}"], 2)}, dice, EventLog())
+    with pytest.raises(IllegalOrderError, match=r"fire-4: Iowa: .*arc 'f' ready to fire"):
+        parse_step(state, us, [f"Iowa: 6 f -> {IMT}"], 4)
+    state.turn = 2  # the next turn's fire phase: every battery may fire again
+    new_fire_phase(state)
+    assert parse_step(state, us, [f"Iowa: 6 f -> {IMT}"], 1)
+
+
+def test_the_steps_alternate_and_the_opening_side_alternates_by_turn() -> None:
+    state = _duel()
+    assert [step_side(state, k) for k in range(1, 5)] == ["Spain", "United States"] * 2
     state.turn = 2
-    assert _alternate(state, orders) == [a[0], b[0], a[1]]
+    assert [step_side(state, k) for k in range(1, 5)] == ["United States", "Spain"] * 2
 
 
-def test_fire_phase_damages_the_card_and_caps_the_ships_propulsion() -> None:
+def test_fire_step_damages_the_card_and_caps_the_ships_propulsion() -> None:
     """Iowa's f 6x2 at range 15: 5+, US +1 → 4+; one hit in location 6 costs 3 knots."""
     state = _duel()
     events = EventLog()
     dice = FixedDice([4, 1, 6, 3])
     orders = {"Spain": [], "United States": [FireLine("Iowa", 6, (), IMT)]}
-    resolve_fire(state, orders, dice, events)
+    resolve_step(state, orders, dice, events)
     dice.assert_consumed()
-    card = cards_of(state)[IMT]
+    card = state.cards[IMT]
     assert card.speed == 17 and card.hull_centre_hits == 1
-    assert cards_of(state)["Iowa"].fired == {(1, 0)}  # the f battery; a does not bear
+    assert state.cards["Iowa"].fired == {(1, 0)}  # the f battery; a does not bear
     assert state.logs[IMT].speed_knots <= 20.2 * 17 / 20
     assert any("one strength six hit in location 6" in e.text for e in events)
 
 
 def test_a_card_sunk_sinks_the_ship_and_later_actions_at_it_are_skipped() -> None:
     state = _duel()
-    cards = cards_of(state)
-    cards[IMT].hull_centre_hits = cards[IMT].card.hull_centre
-    state.extra["tgd"] = {n: c.to_dict() for n, c in cards.items()}
+    state.cards[IMT].hull_centre_hits = state.cards[IMT].card.hull_centre
     events = EventLog()
     dice = FixedDice([6, 6, 6, 6, 1])  # two hits, locations 6 and 6, save roll 1: sinks (3+)
-    orders = {
-        "Spain": [],
-        "United States": [FireLine("Iowa", 6, (), IMT), FireLine("Iowa", 3, (), IMT)],
-    }
-    resolve_fire(state, orders, dice, events)
+    resolve_step(state, {"United States": [FireLine("Iowa", 6, (), IMT)]}, dice, events)
+    resolve_step(state, {"United States": [FireLine("Oregon", 6, (), IMT)]}, dice, events)
     dice.assert_consumed()
-    assert state.logs[IMT].sunk and cards_of(state)[IMT].sunk
+    assert state.logs[IMT].sunk and state.cards[IMT].sunk
     assert any("has sunk" in e.text for e in events.of_kind(EventKind.NOTE))
+
+
+def _to_fire_step(game: object) -> None:
+    while not game.spec.name.startswith("fire"):  # type: ignore[attr-defined]
+        for side in game.pending.waiting_for:  # type: ignore[attr-defined]
+            submit(game, side, [])
 
 
 def test_same_seed_same_orders_same_game() -> None:
     def play() -> str:
         game = new_game(SCENARIO, 9, ruleset="tgd")
-        submit(game, "Spain", [])
-        submit(game, "United States", [])
-        assert game.spec.name == "fire"
-        submit(game, "United States", ["Iowa: 6 -> Infanta Maria Teresa"])
-        submit(game, "Spain", [])
-        assert game.spec.name == "command" and game.state.turn == 2
+        for _ in range(3):  # three turns of nothing but closing in
+            _to_fire_step(game)
+            while game.spec.name.startswith("fire"):
+                for side in game.pending.waiting_for:
+                    submit(game, side, [])
         return state_hash(game.state)
 
     assert play() == play()
@@ -177,5 +198,28 @@ def test_every_builtin_scenario_sets_up_under_tgd() -> None:
 
     for name in builtin_scenarios():
         state = new_state(name, 1)
-        assert set(cards_of(state)) == set(state.logs), name
+        assert set(state.cards) == set(state.logs), name
         assert state.ruleset.startswith("tgd@")
+
+
+def test_TGD_HIT_07_a_ship_stopped_in_one_step_is_stationary_to_the_others_in_the_next() -> None:
+    """TGD-HIT-07: "Any subsequent attacking ships gain the +1 to hit, even if attacking in the
+    same fire phase"; the ship that stopped it fires on without the bonus until the next phase."""
+    state = _duel()
+    card = state.cards[IMT]
+    card.hull_centre_hits = card.card.hull_centre - 1
+    state.poses["Oregon"] = Pose(200.0, 0.0, 0.0)
+    events = EventLog()
+    # Iowa: f 6x2 rolls 4, 1 → one hit; location 6; the last centre H: immobile (3 knots).
+    resolve_step(
+        state, {"United States": [FireLine("Iowa", 6, (), IMT)]}, FixedDice([4, 1, 6, 3]), events
+    )
+    assert card.immobile and card.stopped_by == "Iowa"
+    resolve_step(
+        state, {"United States": [FireLine("Oregon", 6, (), IMT)]}, FixedDice([1] * 8), events
+    )
+    salvo = events.of_kind(EventKind.SALVO)
+    assert "stationary target +1" not in salvo[0].text
+    assert "stationary target +1" in salvo[1].text
+    new_fire_phase(state)  # the next turn's fire: the stopper gets the bonus too
+    assert state.cards[IMT].stopped_by is None

@@ -14,7 +14,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from battleline.cli.common import clear_errors, out_console
+from battleline.cli.common import clear_errors, out_console, parse_seed
 from battleline.engine.dice import Dice, FixedDice, SeededDice
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import OrderSyntaxError
@@ -27,7 +27,7 @@ dba_app = typer.Typer(
 
 _OPTION = typer.Option([], "--option", "-o", help="an optional rule to play (repeatable)")
 _ANNEX = typer.Option(None, "--annex", help="your own Annex A file instead of the built-in")
-_SEED = typer.Option(1, "--seed", help="seed for the dice")
+_SEED = typer.Option("1", "--seed", metavar="INTEGER", help="seed for the dice, 0 or more")
 _DICE = typer.Option(None, "--dice", help="your own D6 rolls in order, e.g. 5,2")
 
 
@@ -36,9 +36,9 @@ def register(app: typer.Typer) -> None:
     app.add_typer(dba_app, name="dba")
 
 
-def _dice(seed: int, rolls: str | None, log: EventLog) -> Dice:
+def _dice(seed: str, rolls: str | None, log: EventLog) -> Dice:
     if rolls is None:
-        return SeededDice(seed, log=log)
+        return SeededDice(parse_seed(seed), log=log)
     try:
         values = [int(v) for v in rolls.replace(" ", "").split(",") if v]
     except ValueError:
@@ -133,7 +133,7 @@ def fire_cmd(
     target_crippled: bool = typer.Option(False),
     target_damage: int = typer.Option(0, help="damaged markers the target already has"),
     option: list[str] = _OPTION,
-    seed: int = _SEED,
+    seed: str = _SEED,
     dice: str | None = _DICE,
     annex: Path | None = _ANNEX,
 ) -> None:
@@ -188,7 +188,7 @@ def torpedo_cmd(
     target_moved: int = typer.Option(0, help="bases the target moved last spell"),
     multiple: bool = typer.Option(False, help="another torpedo attack on it or a neighbour"),
     option: list[str] = _OPTION,
-    seed: int = _SEED,
+    seed: str = _SEED,
     dice: str | None = _DICE,
     annex: Path | None = _ANNEX,
 ) -> None:
@@ -239,7 +239,7 @@ def ram_cmd(
     involuntary: bool = typer.Option(False, help="a collision the mover did not seek"),
     bases_left: int = typer.Option(0, help="rammer's moves left after contact (DBA-RAM-10)"),
     option: list[str] = _OPTION,
-    seed: int = _SEED,
+    seed: str = _SEED,
     dice: str | None = _DICE,
     annex: Path | None = _ANNEX,
 ) -> None:

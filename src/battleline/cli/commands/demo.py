@@ -179,7 +179,9 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def demo(
         scenario: str = typer.Option(DEFAULT_SCENARIO, help="built-in scenario id or a file"),
-        seed: int = typer.Option(1, help="the game seed (same seed, same battle)"),
+        seed: str = typer.Option(
+            "1", metavar="INTEGER", help="the game seed, 0 or more (same seed, same battle)"
+        ),
         save: Path | None = typer.Option(None, help="save the game record (JSON) here"),
         quiet: bool = typer.Option(False, "--quiet", help="only the summary and the result"),
         picture: Path | None = typer.Option(None, help="where to write the picture of the tracks"),
@@ -190,6 +192,16 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Play a built-in scenario to the end, admiral against admiral."""
+        from battleline.cli.common import parse_seed, prepare_output
+
+        # Every input and output is checked before a single move is played; a battleline error
+        # becomes one error line in main().
+        the_seed = parse_seed(seed)
+        if save is not None:
+            prepare_output(save, "--save")
+        picture = prepare_output(
+            picture or Path(f"battleline-{Path(scenario).stem}-seed{the_seed}.svg"), "--picture"
+        )
         if charts is not None:
             from battleline.rulesets.bf1900.ruleset import use_charts
 
@@ -197,7 +209,7 @@ def register(app: typer.Typer) -> None:
         run_demo(
             Console(width=110, highlight=False),
             scenario,
-            seed,
+            the_seed,
             quiet=quiet,
             save=save,
             picture=picture,

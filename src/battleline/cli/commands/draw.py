@@ -13,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from battleline.cli.common import clear_errors
+from battleline.cli.common import clear_errors, prepare_output
 from battleline.errors import BattlelineError, ScenarioError
 
 DEFAULT_SUFFIXES = (".svg", ".png")
@@ -83,5 +83,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Draw a scenario's starting table: ships to scale with headings, divisions, land."""
         with clear_errors():
+            if out is not None:
+                prepare_output(out, "--out")
             where = draw_scenario(scenario, out, scale)
         typer.echo(f"table drawn: {where}")

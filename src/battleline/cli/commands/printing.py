@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
+from battleline.cli.common import prepare_output, print_error
 from battleline.errors import BattlelineError, UnknownNameError
 
 if TYPE_CHECKING:
@@ -33,9 +33,7 @@ _HALF_HELP = "which ship logs go two to a sheet: small (small craft), all (all t
 
 
 def _fail(exc: BattlelineError | ValueError) -> typer.Exit:
-    Console(stderr=True, emoji=False).print(
-        f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True
-    )
+    print_error(str(exc))
     return typer.Exit(2)
 
 
@@ -103,6 +101,7 @@ def register(app: typer.Typer) -> None:
         from battleline.rulesets.bf1900.shiplog import ShipLog
 
         try:
+            prepare_output(out, "OUT")
             db = load_database(data)
             the_scale, the_paper, half = get_scale(scale), _paper(paper), _half(half_sheets)
             logs = []
@@ -129,6 +128,7 @@ def register(app: typer.Typer) -> None:
         from battleline.rulesets.bf1900.scenario import get_scenario
 
         try:
+            prepare_output(out, "OUT")
             sc = get_scenario(scenario)
             the_scale = get_scale(scale) if scale else None
             the_paper, half = _paper(paper), _half(half_sheets)
@@ -172,6 +172,7 @@ def register(app: typer.Typer) -> None:
         from battleline.printing.gunnery_log_pdf import GunnerySection, write_gunnery_logs
 
         try:
+            prepare_output(out, "OUT")
             the_paper = _paper(paper)
         except BattlelineError as exc:
             raise _fail(exc) from None
@@ -192,6 +193,7 @@ def register(app: typer.Typer) -> None:
         from battleline.rulesets.bf1900.charts import load_charts
 
         try:
+            prepare_output(out, "OUT")
             loaded, the_paper = load_charts(charts), _paper(paper)
         except BattlelineError as exc:
             raise _fail(exc) from None

@@ -77,7 +77,9 @@ def register(app: typer.Typer) -> None:
         db: str | None = typer.Option(
             None, "--db", help="SQLAlchemy URL or SQLite file (default ./battleline.sqlite3)"
         ),
-        seed: int | None = typer.Option(None, "--seed", help="game seed (random if left out)"),
+        seed: str | None = typer.Option(
+            None, "--seed", metavar="INTEGER", help="game seed, 0 or more (random if left out)"
+        ),
         ai: list[str] = typer.Option(
             [], "--ai", help="a side the computer plays (repeat for more)"
         ),
@@ -86,5 +88,9 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Start a web game and print its id, join links and tokens."""
-        for line in web_new(scenario, db, seed, ai, base_url):
+        from battleline.cli.common import clear_errors, parse_seed
+
+        with clear_errors():
+            the_seed = None if seed is None else parse_seed(seed)
+        for line in web_new(scenario, db, the_seed, ai, base_url):
             typer.echo(line)

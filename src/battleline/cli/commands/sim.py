@@ -36,7 +36,9 @@ def register(app: typer.Typer) -> None:
         workers: int | None = typer.Option(
             None, "--workers", "-w", help="worker processes (default: every CPU)"
         ),
-        seed: int = typer.Option(0, help="the sweep seed (same seed, same aggregate)"),
+        seed: str = typer.Option(
+            "0", metavar="INTEGER", help="the sweep seed, 0 or more (same seed, same aggregate)"
+        ),
         json_out: str | None = typer.Option(
             None, "--json", help="write the aggregate as JSON to this file, or '-' for stdout"
         ),
@@ -54,6 +56,7 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Play many battles of a scenario, AI against AI, and report who wins how often."""
+        from battleline.cli.common import parse_seed, prepare_output, print_error
         from battleline.errors import BattlelineError
         from battleline.sim.backends import default_workers, prepare, simulate
         from battleline.sim.report import failures, print_report, to_json, write_plot
@@ -64,9 +67,9 @@ def register(app: typer.Typer) -> None:
             from battleline.sim.runner import run_seed
 
             with clear_errors():
-                if seed < 0:
-                    raise BattlelineError("--seed: a sweep seed is a whole number, 0 or more")
-                run_demo(Console(width=110, highlight=False), scenario, run_seed(seed, show))
+                run_demo(
+                    Console(width=110, highlight=False), scenario, run_seed(parse_seed(seed), show)
+                )
             return
 
         k = default_workers() if workers is None else workers
@@ -74,12 +77,15 @@ def register(app: typer.Typer) -> None:
         err = Console(stderr=True, highlight=False)
         out = Console(highlight=False, width=110)
         try:
+            the_seed = parse_seed(seed)
+            # every output is checked before a single battle is played
+            if json_out is not None and not to_stdout:
+                prepare_output(Path(json_out), "--json")
+            if plot is not None:
+                prepare_output(plot, "--plot")
             backend = prepare(scenario, runs, k, cluster)
         except BattlelineError as exc:
-            # One line, never wrapped, no traceback.
-            Console(stderr=True, highlight=False, soft_wrap=True).print(
-                f"[bold red]error:[/] {exc}"
-            )
+            print_error(str(exc))  # one line, never wrapped, no traceback
             raise SystemExit(2) from None
         columns = (
             TextColumn("[bold]{task.description}"),
@@ -96,7 +102,7 @@ def register(app: typer.Typer) -> None:
             tally = simulate(
                 scenario,
                 runs,
-                seed,
+                the_seed,
                 workers=k,
                 cluster=cluster,
                 progress=lambda n: bar.advance(task, n),

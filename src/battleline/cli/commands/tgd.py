@@ -14,7 +14,13 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from battleline.cli.common import clear_errors, out_console, refuse_overwrite
+from battleline.cli.common import (
+    clear_errors,
+    out_console,
+    parse_seed,
+    prepare_output,
+    refuse_overwrite,
+)
 from battleline.engine.events import EventKind, EventLog
 
 tgd_app = typer.Typer(
@@ -85,7 +91,9 @@ def new(
     ship: list[str] = typer.Option(
         ..., "--ship", help="a ship in play: NAME (a packaged card) or NAME=CARD (name or .toml)"
     ),
-    seed: int | None = typer.Option(None, help="dice seed (default: a fresh random seed)"),
+    seed: str | None = typer.Option(
+        None, metavar="INTEGER", help="dice seed, 0 or more (default: a fresh random seed)"
+    ),
     charts: Path | None = typer.Option(None, help="a TGD chart file instead of the built-in"),
     force: bool = typer.Option(False, "--force", help="overwrite an existing session file"),
 ) -> None:
@@ -97,12 +105,15 @@ def new(
     with clear_errors():
         refuse_overwrite(file, force)
         if seed is None:
-            seed = int(np.random.SeedSequence().generate_state(1)[0])
+            the_seed = int(np.random.SeedSequence().generate_state(1)[0])
+        else:
+            the_seed = parse_seed(seed)
         session = TgdSession.new(
             [parse_ship_spec(s) for s in ship],
-            seed=seed,
+            seed=the_seed,
             charts_path=None if charts is None else str(charts),
         )
+        prepare_output(file, "FILE")
         session.save(file)
     out = out_console()
     for log in session.logs.values():

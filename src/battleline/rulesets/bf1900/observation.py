@@ -1,21 +1,57 @@
-"""What a side sees of the enemy: each contact where she appears to be.
+"""What a side sees of the enemy: each ship in sight, where she appears to be (issue 11, §4).
 
-:func:`contacts_for` gives a side its contacts: every enemy ship afloat, with her identity, her
-pose and what shows from outside (fires, sinking, struck). For now the pose is the true one; the
-digital-play observation model (issue 11, §4) replaces it with an observed pose.
+A digital adaptation, not a rule of the seeds (``docs/observation.md``): on the tabletop a player
+judges every range by eye before it is measured (BF6-GUN-02, BF6-MEAS-01), so a side's view must
+not hand him the enemy's exact coordinates to compute it from. :func:`contacts_for` gives a side
+
+* only the enemy ships that at least one of its ships afloat can see: a sight line funnel to
+  funnel that crosses no land (BF6-LOS-01, BF6-LOS-02; another ship's base hides a target from
+  the guns, not from view, see :func:`sighted`) and, when the scenario sets ``visibility_m``,
+  no longer than that;
+* each of them where the side's nearest ship that sees her judges her to be: bearing and heading
+  near-exact, the range off by a relative error that grows with range and with poor visibility
+  and shrinks with the side's crew quality (scenario ``gunnery``; the spreads are the data file
+  ``data/observation.toml``, :class:`ObservationModel`).
+
+The error is ``bias + z_sys × sd_sys(range) + z_turn × sd_jit(range)``: ``z_sys`` is drawn once a
+game for each (observing side, ship), the side's lasting misjudgement of her that its splashes
+let it correct; ``z_turn`` (with the bearing and heading errors) afresh each turn, so within one
+turn every phase and every repeated view shows the same error, however the ships move. Both
+come from the game seed through :func:`~battleline.engine.dice.keyed_normals`, so replay
+reproduces them, and never from the game's dice, whose rolls they leave untouched. The
+scenario option ``observed_positions`` (default on) switches the model off: every enemy afloat
+in view at her exact pose, as on a tabletop.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import cache, lru_cache
+from importlib import resources
+from pathlib import Path
+from statistics import NormalDist
+from typing import Any
 
-from battleline.engine.geometry import Pose
+from battleline.engine.dice import keyed_normals
+from battleline.engine.geometry import Pose, norm360
+from battleline.rulesets.bf1900.scenario import get_scenario
 from battleline.rulesets.bf1900.state import Bf1900State
+from battleline.rulesets.bf1900.table import FUNNEL_FRACTION, Land, Obstacles, funnel_point
+from battleline.rulesets.tomldata import Where, read_toml_file
+
+#: The scenario option that switches the model (default on).
+OPTION = "observed_positions"
 
 
 @dataclass(frozen=True, slots=True)
 class Contact:
-    """An enemy ship as seen: identity, pose, and what shows from outside."""
+    """An enemy ship as seen: identity, apparent pose, and what shows from outside.
+
+    ``observer`` is the side's own ship she is seen from (the nearest that sees her), ``None``
+    when the observation model is off; ``observed`` tells whether ``pose`` is an observation
+    (True) or the exact pose (False).
+    """
 
     name: str
     cls: str
@@ -25,15 +61,277 @@ class Contact:
     fires: bool
     sinking: bool
     surrendered: bool
+    observer: str | None = None
+    observed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Eye:
+    """One crew quality's judgement of range (values from ``data/observation.toml``).
+
+    Relative standard deviations at no range (``*_0``) and at ``reference_m`` (``*_max``),
+    linear in between and beyond; ``bias`` is the mean error (negative: habitually short).
+    """
+
+    name: str
+    sys_0: float
+    sys_max: float
+    jit_0: float
+    jit_max: float
+    bias: float
+    reference_m: float = 10000.0
+
+    def sd_sys(self, range_m: float) -> float:
+        """Spread of the lasting error at ``range_m``."""
+        return self.sys_0 + (self.sys_max - self.sys_0) * range_m / self.reference_m
+
+    def sd_jit(self, range_m: float) -> float:
+        """Spread of the turn's error at ``range_m``."""
+        return self.jit_0 + (self.jit_max - self.jit_0) * range_m / self.reference_m
+
+    def sd_total(self, range_m: float) -> float:
+        """Spread of one observation at ``range_m`` (both parts together)."""
+        return math.hypot(self.sd_sys(range_m), self.sd_jit(range_m))
+
+
+@dataclass(frozen=True, slots=True)
+class ObservationModel:
+    """The numbers of the observation model (``data/observation.toml``)."""
+
+    eyes: dict[str, Eye]
+    default_skill: str
+    min_factor: float
+    bearing_sd_deg: float
+    heading_sd_deg: float
+    haze_gain: float
+
+    def eye(self, skill: str | None) -> Eye:
+        """The eye of a crew quality (the default one for ``None``)."""
+        name = self.default_skill if skill is None else skill
+        try:
+            return self.eyes[name]
+        except KeyError:
+            raise ValueError(
+                f"unknown gunnery {name!r}; use one of {', '.join(self.eyes)}"
+            ) from None
+
+    def haze(self, range_m: float, visibility_m: float | None) -> float:
+        """Spread multiplier for poor visibility: 1 without a limit, else grows to the limit."""
+        if visibility_m is None:
+            return 1.0
+        return 1.0 + self.haze_gain * min(range_m / visibility_m, 1.0)
+
+    def factor(
+        self,
+        eye: Eye,
+        range_m: float,
+        z_sys: float,
+        z_turn: float,
+        visibility_m: float | None = None,
+    ) -> float:
+        """Observed range ÷ true range for the standard normal draws ``z_sys`` and ``z_turn``."""
+        haze = self.haze(range_m, visibility_m)
+        error = eye.bias + haze * (z_sys * eye.sd_sys(range_m) + z_turn * eye.sd_jit(range_m))
+        return max(1.0 + error, self.min_factor)
+
+    def chance_between(
+        self,
+        eye: Eye,
+        range_m: float,
+        lo_m: float,
+        hi_m: float,
+        visibility_m: float | None = None,
+    ) -> float:
+        """The chance that one observation of a ship ``range_m`` away falls from ``lo_m`` to
+        ``hi_m`` (both errors together, before any correction: a first judgement)."""
+        sd = self.haze(range_m, visibility_m) * eye.sd_total(range_m) * range_m
+        dist = NormalDist(range_m * (1.0 + eye.bias), sd)
+        return max(0.0, dist.cdf(hi_m) - dist.cdf(lo_m))
+
+
+def _positive(where: Where, raw: dict[str, Any], field: str) -> float:
+    value = where.number(raw.get(field), field)
+    if value <= 0:
+        where.fail(field, f"must be positive, got {value:g}")
+    return value
+
+
+def _read_model(raw: dict[str, Any], name: str) -> ObservationModel:
+    top = Where(name, "(top)")
+    top.keys(
+        raw,
+        required=(
+            "reference_range_m",
+            "min_factor",
+            "bearing_sd_deg",
+            "heading_sd_deg",
+            "haze_gain",
+            "default_skill",
+            "skills",
+        ),
+        optional=("digital_adaptation", "reconstructed"),
+    )
+    reference = _positive(top, raw, "reference_range_m")
+    min_factor = _positive(top, raw, "min_factor")
+    if min_factor >= 1.0:
+        top.fail("min_factor", f"must be below 1, got {min_factor:g}")
+    eyes: dict[str, Eye] = {}
+    for skill, table in top.as_table(raw["skills"], "skills").items():
+        where = Where(name, f"skills.{skill}")
+        table = where.as_table(table)
+        fields = ("sys_0", "sys_max", "jit_0", "jit_max")
+        where.keys(table, required=(*fields, "bias"))
+        spreads = [where.number(table[f], f) for f in fields]
+        for f, v in zip(fields, spreads, strict=True):
+            if v < 0:
+                where.fail(f, f"a spread cannot be negative, got {v:g}")
+        sys_0, sys_max, jit_0, jit_max = spreads
+        bias = where.number(table["bias"], "bias")
+        eyes[skill] = Eye(skill, sys_0, sys_max, jit_0, jit_max, bias, reference)
+    default = raw["default_skill"]
+    if default not in eyes:
+        top.fail("default_skill", f"{default!r} is not one of the skills {sorted(eyes)}")
+    return ObservationModel(
+        eyes,
+        str(default),
+        min_factor,
+        top.number(raw["bearing_sd_deg"], "bearing_sd_deg"),
+        top.number(raw["heading_sd_deg"], "heading_sd_deg"),
+        top.number(raw["haze_gain"], "haze_gain"),
+    )
+
+
+@cache
+def _packaged() -> ObservationModel:
+    res = resources.files("battleline.rulesets.bf1900").joinpath("data", "observation.toml")
+    return _read_model(read_toml_file("observation.toml", res), "observation.toml")
+
+
+def load_observation(path: str | Path | None = None) -> ObservationModel:
+    """The observation model: the packaged numbers, or a user's file in the same format (bad
+    data raises :class:`~battleline.errors.RulesDataError` naming file, table and field)."""
+    if path is None:
+        return _packaged()
+    p = Path(path)
+    return _read_model(read_toml_file(str(p), p), str(p))
+
+
+# -- sight -----------------------------------------------------------------------------------
+
+
+def observing(state: Bf1900State) -> bool:
+    """Whether the game's scenario plays with observed positions (option ``observed_positions``,
+    default on)."""
+    return get_scenario(state.scenario).option(OPTION, True)
+
+
+@lru_cache(maxsize=64)
+def _coasts(scenario: str) -> Obstacles | None:
+    """The scenario's land as sight-line obstacles (no ships); ``None`` without land."""
+    pieces = [Land.from_coords(p.name, p.points) for p in get_scenario(scenario).land]
+    return Obstacles({}, pieces) if pieces else None
+
+
+def sighted(state: Bf1900State, side: str) -> dict[str, str]:
+    """The enemy ships afloat that ``side`` can see, each with the own ship she is seen from:
+    the nearest (funnel to funnel) whose sight line, drawn as BF6-LOS-01 draws it, crosses no
+    land (BF6-LOS-02), within the scenario's ``visibility_m``. In scenario order.
+
+    Another ship's base in the way hides a target from the guns (BF6-LOS-02, checked when the
+    gunnery log is) but not from view: her masts and smoke still show, and torpedoes may be
+    launched at her (BF6-TORP-04), which presumes she is seen."""
+    return _sight(state, side)[0]
+
+
+def _sight(
+    state: Bf1900State, side: str
+) -> tuple[dict[str, str], dict[str, tuple[float, float]], dict[str, float]]:
+    """:func:`sighted`, with the forward funnels and base lengths of the ships it looked at."""
+    from battleline.rulesets.bf1900.ruleset import scale_of
+
+    logs = state.logs
+    own = [n for n, log in logs.items() if log.side == side and log.afloat]
+    enemy = [n for n, log in logs.items() if log.side != side and log.afloat]
+    if not own or not enemy:
+        return {}, {}, {}
+    scale = scale_of(state)
+    by_class: dict[str, float] = {}  # a fleet has few classes: one base size each
+    lengths: dict[str, float] = {}
+    for n in own + enemy:
+        cls = logs[n].cls
+        length = by_class.get(cls.name)
+        if length is None:
+            length = by_class[cls.name] = scale.base_size_m(cls)[0]
+        lengths[n] = length
+    poses = state.poses
+    funnels = {n: funnel_point(poses[n], lengths[n]) for n in lengths}
+    limit = get_scenario(state.scenario).visibility_m
+    coasts = _coasts(state.scenario)
+    out: dict[str, str] = {}
+    for target in enemy:
+        tx, ty = funnels[target]
+        ranked = sorted(
+            (math.hypot(funnels[ship][0] - tx, funnels[ship][1] - ty), i)
+            for i, ship in enumerate(own)
+        )
+        for d, i in ranked:
+            if limit is not None and d > limit:
+                break
+            if coasts is None or not coasts.blockers_of_segment(funnels[own[i]], (tx, ty)):
+                out[target] = own[i]
+                break
+    return out, funnels, lengths
+
+
+# -- observed poses --------------------------------------------------------------------------
+
+
+def side_skill(state: Bf1900State, side: str) -> str | None:
+    """The side's crew quality from the scenario (``[[sides]] gunnery``), if set."""
+    gunnery = state.extra.get("doctrine", {}).get(side, {}).get("gunnery")
+    return None if gunnery is None else str(gunnery)
+
+
+def observation_draws(seed: int, side: str, ship: str, turn: int) -> tuple[float, ...]:
+    """The standard normal draws of one observation: ``(z_sys, z_turn, z_bearing, z_heading)``.
+    ``z_sys`` depends on the game, side and ship only; the others on the turn too."""
+    (z_sys,) = keyed_normals(seed, ("observation", "lasting", side, ship), 1)
+    return (z_sys, *keyed_normals(seed, ("observation", side, ship, turn), 3))
+
+
+def observed_pose(
+    model: ObservationModel,
+    eye: Eye,
+    true_pose: Pose,
+    length_m: float,
+    observer_funnel: tuple[float, float],
+    draws: tuple[float, ...],
+    visibility_m: float | None = None,
+) -> Pose:
+    """Where a ship appears from ``observer_funnel``: her forward funnel on the bearing (off by
+    ``z_bearing`` × ``bearing_sd_deg``) at the range × :meth:`ObservationModel.factor`, her
+    heading off by ``z_heading`` × ``heading_sd_deg``; the pose is placed so that its funnel
+    lies there. Range from the observer to the apparent funnel = factor × true range, exactly."""
+    z_sys, z_turn, z_bearing, z_heading = draws
+    tx, ty = funnel_point(true_pose, length_m)
+    ox, oy = observer_funnel
+    dist = math.hypot(tx - ox, ty - oy)
+    bearing = math.atan2(tx - ox, ty - oy) + math.radians(z_bearing * model.bearing_sd_deg)
+    seen = dist * model.factor(eye, dist, z_sys, z_turn, visibility_m)
+    fx, fy = ox + math.sin(bearing) * seen, oy + math.cos(bearing) * seen
+    heading = norm360(true_pose.heading + z_heading * model.heading_sd_deg)
+    hr, ahead = math.radians(heading), FUNNEL_FRACTION * length_m
+    return Pose(fx - math.sin(hr) * ahead, fy - math.cos(hr) * ahead, heading)
 
 
 def contacts_for(state: Bf1900State, side: str) -> tuple[Contact, ...]:
-    """The enemy ships ``side`` sees, in scenario order."""
-    out: list[Contact] = []
-    for name, log in state.logs.items():
-        if log.side == side or log.sunk:
-            continue
-        out.append(
+    """The enemy ships ``side`` sees, in scenario order, each where she appears to be.
+
+    With the scenario option ``observed_positions`` off: every enemy ship afloat, exact.
+    """
+    logs = state.logs
+    if not observing(state):
+        return tuple(
             Contact(
                 name,
                 log.cls.name,
@@ -44,5 +342,49 @@ def contacts_for(state: Bf1900State, side: str) -> tuple[Contact, ...]:
                 log.sinking is not None,
                 log.surrendered,
             )
+            for name, log in logs.items()
+            if log.side != side and not log.sunk
+        )
+    seen, funnels, lengths = _sight(state, side)
+    if not seen:
+        return ()
+    model = load_observation()
+    eye = model.eye(side_skill(state, side))
+    limit = get_scenario(state.scenario).visibility_m
+    out: list[Contact] = []
+    for name, observer in seen.items():
+        log = logs[name]
+        draws = observation_draws(state.seed, side, name, state.turn)
+        pose = observed_pose(
+            model, eye, state.poses[name], lengths[name], funnels[observer], draws, limit
+        )
+        out.append(
+            Contact(
+                name,
+                log.cls.name,
+                log.cls.type.value,
+                log.cls.size,
+                pose,
+                log.fires > 0,
+                log.sinking is not None,
+                log.surrendered,
+                observer,
+                True,
+            )
         )
     return tuple(out)
+
+
+__all__ = [
+    "OPTION",
+    "Contact",
+    "Eye",
+    "ObservationModel",
+    "contacts_for",
+    "load_observation",
+    "observation_draws",
+    "observed_pose",
+    "observing",
+    "side_skill",
+    "sighted",
+]

@@ -42,6 +42,7 @@ from battleline.rulesets.bf1900.divisions import (
     default_interval_m,
     initial_wake,
 )
+from battleline.rulesets.bf1900.observation import observing, sighted
 from battleline.rulesets.bf1900.outward import announced
 from battleline.rulesets.bf1900.planning import PlannedMove
 from battleline.rulesets.bf1900.scales import Scale, get_scale
@@ -287,6 +288,25 @@ def parse_command(state: Bf1900State, side: str, texts: Sequence[str]) -> Sealed
     return SealedCommand(out, moves)
 
 
+def _in_sight(state: Bf1900State, side: str, phase: str, shots: Sequence[tuple[str, str]]) -> None:
+    """Refuse a ``(firer, target)`` whose target is an enemy ship the side cannot see (not in
+    its view): "not in sight", without a word of where she is or what hides her (BF6-LOS-01;
+    issue 11, §4). Unknown names, own ships and the sunk are left to the phase's own checks."""
+    if not shots or not observing(state):
+        return
+    seen: dict[str, str] | None = None
+    for firer, target in shots:
+        log = state.logs.get(target)
+        if log is None or log.side == side or not log.afloat:
+            continue
+        if seen is None:
+            seen = sighted(state, side)
+        if target not in seen:
+            raise IllegalOrderError(
+                f"turn {state.turn} {phase}: {firer} firing at {target}: not in sight (BF6-LOS-01)"
+            )
+
+
 def parse_torpedoes(
     state: Bf1900State, side: str, texts: Sequence[str]
 ) -> list[torpedoes.TorpedoLaunch]:
@@ -294,6 +314,7 @@ def parse_torpedoes(
     launches = [torpedoes.TorpedoLaunch.parse(t) for t in texts]
     for launch in launches:
         _own_ship(state, side, launch.firer, "torpedo")
+    _in_sight(state, side, "torpedo", [(la.firer, la.target) for la in launches])
     if launches:
         torpedoes.validate_launches(
             launches, state.poses, state.logs, scale_of(state), land_of(state)
@@ -308,6 +329,7 @@ def parse_gunnery(
     entries = [gunnery.GunneryEntry.parse(t, side) for t in texts]
     for e in entries:
         _own_ship(state, side, e.firer, "gunnery")
+    _in_sight(state, side, "gunnery", [(e.firer, e.target) for e in entries])
     if entries:
         gunnery.validate_entries(
             entries,
@@ -554,9 +576,12 @@ class Ruleset:
         """The side's view (:mod:`battleline.rulesets.bf1900.view`)."""
         return side_view(game, side, since)
 
-    def secrets(self, state: Bf1900State, side: str) -> set[str]:
+    def secrets(self, state: Any, side: str) -> set[str]:
         """What must not reach ``side`` now (:func:`~battleline.rulesets.bf1900.secrets.
-        secrets_for`): enemy coordinates and logs, true ranges, torpedo counts, enemy orders."""
+        secrets_for`): enemy coordinates and logs, true ranges, torpedo counts, enemy orders.
+
+        ``state`` is a :class:`Bf1900State`; typed loosely, like ``end_turn``, so that a ruleset
+        built on this one (TGD) may name its own state type when it overrides this."""
         return secrets_for(state, side)
 
     def fates(self, state: Bf1900State) -> tuple[ShipFate, ...]:

@@ -29,11 +29,17 @@ FormationName = Literal[
     "line abreast to port",
     "echelon to starboard",
     "echelon to port",
+    "no formation",
 ]
+#: A division whose ships keep no formation (a blockade line, ships scattered at anchor): every
+#: ship gives its own ``x`` and ``y``.
+NO_FORMATION = "no formation"
 
 #: Options a scenario may switch (optional rules); unknown keys are errors.
 #: ``surrender`` (default true): ships may strike with the "We Surrender" message (BF6-CMD-32).
-KNOWN_OPTIONS = frozenset({"surrender"})
+#: ``observed_positions`` (default true): a side's view shows the enemy where its ships judge her
+#: to be, and only the ships it can see (a digital adaptation, ``docs/observation.md``).
+KNOWN_OPTIONS = frozenset({"surrender", "observed_positions"})
 #: Crew quality a side may be given (``[[sides]] gunnery``): how well its range-takers judge and
 #: correct the range. The AI admirals read it (``battleline.ai.ranging.SKILLS``, same names).
 GUNNERY_LEVELS = ("green", "veteran", "elite")
@@ -111,6 +117,16 @@ class DivisionEntry(_Model):
     ships: list[ShipEntry] = Field(min_length=1)
 
     @model_validator(mode="after")
+    def _placed_when_no_formation(self) -> DivisionEntry:
+        if self.formation == NO_FORMATION:
+            loose = [s.name for s in self.ships if s.x is None]
+            if loose:
+                raise ValueError(
+                    f"in no formation every ship needs its own x and y; {loose[0]!r} has none"
+                )
+        return self
+
+    @model_validator(mode="after")
     def _flagship_in_division(self) -> DivisionEntry:
         names = [s.name for s in self.ships]
         if self.flagship is not None and self.flagship not in names:
@@ -129,9 +145,12 @@ class DivisionEntry(_Model):
         from battleline.rulesets.bf1900.divisions import Formation, station_poses
 
         lead = Pose(self.x, self.y, norm360(self.heading))
-        stations = station_poses(
-            lead, len(self.ships), Formation(self.formation), self.spacing or interval_m
-        )
+        if self.formation == NO_FORMATION:  # every ship is placed on its own
+            stations = [lead] * len(self.ships)
+        else:
+            stations = station_poses(
+                lead, len(self.ships), Formation(self.formation), self.spacing or interval_m
+            )
         out = []
         for s, st in zip(self.ships, stations, strict=True):
             x = st.x if s.x is None else s.x
@@ -219,6 +238,9 @@ class Scenario(_Model):
     turn_limit: int = Field(default=12, ge=1, le=200)
     weather: str = ""
     time: str = ""
+    #: How far a ship can be seen, metres (``None``: to the horizon); with observed positions
+    #: on, farther ships are out of sight and the range error grows towards it.
+    visibility_m: float | None = Field(default=None, gt=0, allow_inf_nan=False)
     sides: list[SideEntry] = Field(min_length=2, max_length=2)
     land: list[LandEntry] = Field(default_factory=list)
     victory: VictoryEntry = Field(default_factory=VictoryEntry)
@@ -293,7 +315,7 @@ def _message(err: Any) -> str:
 def parse_scenario(raw: dict[str, Any], source: str) -> Scenario:
     """Validate a decoded TOML table; raise one :class:`ScenarioError` line naming the field."""
     try:
-        return Scenario.model_validate(raw)
+        scenario = Scenario.model_validate(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = _where(tuple(err["loc"]))
@@ -302,6 +324,82 @@ def parse_scenario(raw: dict[str, Any], source: str) -> Scenario:
         raise ScenarioError(
             f"{source}: {where + ': ' if where else ''}{_message(err)}{tail}"
         ) from None
+    check_setup(scenario, source)
+    return scenario
+
+
+#: How far, in degrees, a division's ships may stray from their formation's headings and
+#: station bearings at the start: the slack the Command Phase itself allows when it reads a
+#: formation from the ships' positions (``command.py``); the rules give no figure.
+FORMATION_TOLERANCE_DEG = 3.0
+
+
+def check_setup(sc: Scenario, source: str) -> None:
+    """Refuse a starting table that could not be set up (BF6-GEN-06), naming the field: a start
+    speed above the ship's top propulsion box (BF6-MOV-01), a base on land, two bases on top of
+    each other, or a division whose placed ships are out of its formation by more than
+    :data:`FORMATION_TOLERANCE_DEG`."""
+    from battleline.engine.geometry import Pose
+    from battleline.rulesets.bf1900.divisions import (
+        Formation,
+        classify_formation,
+        default_interval_m,
+    )
+    from battleline.rulesets.bf1900.scales import get_scale
+    from battleline.rulesets.bf1900.table import Land, footprint
+
+    scale = get_scale(sc.scale)
+    land = [Land.from_coords(p.name, p.points) for p in sc.land]
+    bases: list[tuple[str, str, Any]] = []
+
+    def fail(where: str, reason: str) -> ScenarioError:
+        return ScenarioError(f"{source}: {where}: {reason}")
+
+    for i, side in enumerate(sc.sides):
+        for j, div in enumerate(side.divisions):
+            at = f"sides[{i}].divisions[{j}]"
+            classes = [s.ship_class for s in div.ships]
+            interval = default_interval_m([scale.base_size_m(c)[0] for c in classes])
+            placed = div.placed(interval)
+            for k, ((ship, x, y, heading, knots), cls) in enumerate(
+                zip(placed, classes, strict=True)
+            ):
+                where = f"{at}.ships[{k}]"
+                if knots > cls.max_knots + 1e-9:
+                    field = f"{where}.speed" if ship.speed is not None else f"{at}.speed"
+                    raise fail(
+                        field,
+                        f"{ship.name} starts at {knots:g} kn, above her top propulsion box of "
+                        f"{cls.max_knots:g} kn ({cls.name}, BF6-MOV-01)",
+                    )
+                base = footprint(Pose(x, y, heading), *scale.base_size_m(cls))
+                for piece in land:
+                    if base.intersection(piece.polygon).area > 1e-6:
+                        raise fail(
+                            where,
+                            f"{ship.name} starts on land ({piece.name!r}) at "
+                            f"({x:,.0f}, {y:,.0f}) m",
+                        )
+                for other, other_where, other_base in bases:
+                    if base.intersection(other_base).area > 1e-6:
+                        raise fail(
+                            where,
+                            f"{ship.name}'s base overlaps {other}'s ({other_where}) at the start; "
+                            "place them apart",
+                        )
+                bases.append((ship.name, where, base))
+            explicit = any(s.x is not None or s.heading is not None for s in div.ships)
+            if explicit and len(div.ships) > 1 and div.formation != NO_FORMATION:
+                poses = [Pose(x, y, h) for _, x, y, h, _ in placed]
+                got, reverse = classify_formation(poses, FORMATION_TOLERANCE_DEG)
+                if got is not Formation(div.formation) or reverse:
+                    raise fail(
+                        f"{at}.ships",
+                        f"division {div.name!r} is not in {div.formation}: its ships' headings "
+                        f"and bearings from one another differ by more than "
+                        f"{FORMATION_TOLERANCE_DEG:g}° (set the formation, or place the ships "
+                        "on their stations)",
+                    )
 
 
 def load_scenario_file(path: str | Path) -> Scenario:

@@ -87,8 +87,24 @@ class CardLog:
         self.stopped_by = None
 
     def copy(self) -> CardLog:
-        """An independent copy."""
-        return CardLog.from_dict(self.card, self.to_dict())
+        """An independent copy (the card itself is frozen and shared)."""
+        return CardLog(
+            self.card,
+            self.label,
+            set(self.lost),
+            self.superstructure_hits,
+            self.hull_end_hits,
+            self.hull_centre_hits,
+            self.knots_lost,
+            self.sunk,
+            self.burning,
+            set(self.fired),
+            self.stopped_by,
+        )
+
+    def __plain__(self) -> dict[str, Any]:
+        """The state-hash form: the card by title, then the damage marks."""
+        return {"card": self.card.title, **self.to_dict()}
 
     def summary(self) -> str:
         """One line: speed, guns lost, boxes left, state."""

@@ -4,10 +4,17 @@
 the dice (TGD-LOC-01/02), modifies the gun's strength by range (TGD-PEN-01), calls each hit "hit"
 or "ping" against the location's armour (TGD-ARM-01/02), and applies the damage of every "hit"
 with :func:`apply_location`, passing hits on emptied locations along (referred hits, TGD-REFD).
+
+Audience: the firing player rolls the locations and reads them off, and the owner answers "hit"
+or "ping" (TGD-LOC-02, TGD-ARM-02), so those events are shown to the firer's side as well as the
+owner's. What the owner then writes on his card (batteries, letters, boxes, knots, the save roll)
+is his alone; what shows across the table is public: "burning furiously" (which the attacker is
+told, TGD-REFD-03), a ship stopped, a ship sunk.
 """
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +54,13 @@ class HitResult:
     def call(self) -> str:
         """What the owner says (TGD-ARM-02)."""
         return "hit" if self.penetrated else "ping"
+
+
+def shown_to_firer(events: EventLog, attacker: str) -> AbstractContextManager[None]:
+    """Show the events emitted in the block to the attacker's side too (nothing to add when the
+    log knows no owners, as in a tabletop session)."""
+    side = events.owners.get(attacker) if attacker else None
+    return events.shown_to(side) if side else nullcontext()
 
 
 def number_word(n: int) -> str:
@@ -158,7 +172,12 @@ class _Damage:
                         return self.refer(4, nxt, trail)
                 log.burning = True
                 effect = "burning furiously"  # EX-TGD-15
-                self.note(EventKind.FIRE, "everything topside is gone: burning furiously")
+                self.events.emit(
+                    EventKind.FIRE,
+                    f"{self.ship}: everything topside is gone: burning furiously",
+                    ship=self.ship,
+                    public=True,  # the attacker is told (TGD-REFD-03), and it shows
+                )
                 return effect, trail
             letter = left[0]
             log.superstructure_hits += 1
@@ -228,11 +247,12 @@ class _Damage:
             return "saved from sinking"
         log.sunk = True
         self.note(
-            EventKind.SUNK,
-            f"save vs sinking {roll}{wrecked} = {score}, needs {need}+: sinks",
+            EventKind.SINKING,
+            f"save vs sinking {roll}{wrecked} = {score}, needs {need}+: fails",
             roll=roll,
             need=need,
         )
+        self.events.emit(EventKind.SUNK, f"{self.ship} sinks", ship=self.ship, public=True)
         return "sunk"
 
 
@@ -270,37 +290,33 @@ def resolve_hits(
     if hits <= 0:
         return []
     ship = log.name
-    locations = roll_locations(dice, hits, ship=ship)
-    events.emit(
-        EventKind.HIT,
-        f"{ship}: {announce(locations, strength)}",
-        ship=ship,
-        locations=locations,
-        strength=strength,
-    )
+    with shown_to_firer(events, attacker):  # the firer rolls and reads them off (TGD-LOC-02)
+        locations = roll_locations(dice, hits, ship=ship)
+        events.emit(
+            EventKind.HIT,
+            f"{ship}: {announce(locations, strength)}",
+            ship=ship,
+            locations=locations,
+            strength=strength,
+        )
     modified = modified_strength(strength, rng, charts)
     damage = _Damage(log, charts=charts, dice=dice, events=events, attacker=attacker, aspect=aspect)
     moving = not (log.immobile or log.speed == 0)
     results: list[HitResult] = []
     for location in locations:
         armour = log.card.armour[location - 1]  # an emptied location keeps it (TGD-ARM-03)
-        if not penetrates(modified, armour):
+        call = "hit" if penetrates(modified, armour) else "ping"
+        with shown_to_firer(events, attacker):  # the owner tells the firer (TGD-ARM-02)
             events.emit(
                 EventKind.HIT,
-                f"{ship}: location {location}: strength {modified} against armour {armour}: ping",
+                f"{ship}: location {location}: strength {modified} against armour {armour}: {call}",
                 ship=ship,
                 location=location,
-                call="ping",
+                call=call,
             )
+        if call == "ping":
             results.append(HitResult(location, False, "no damage"))
             continue
-        events.emit(
-            EventKind.HIT,
-            f"{ship}: location {location}: strength {modified} against armour {armour}: hit",
-            ship=ship,
-            location=location,
-            call="hit",
-        )
         effect, trail = damage.apply(location)
         results.append(HitResult(location, True, effect, trail))
     if moving and (log.immobile or log.speed == 0) and not log.sunk and attacker:
@@ -310,5 +326,6 @@ def resolve_hits(
             f"{ship} is now stationary; {attacker} fires on as if it were still moving this "
             "phase, every other ship gets +1 (TGD-HIT-07)",
             ship=ship,
+            public=True,  # a ship that stops shows
         )
     return results

@@ -7,6 +7,11 @@ chosen one action at a time (TGD-FIRE-02); each battery fires once per fire phas
 Each gun rolls a d6 against the chart number for the range (TGD-HIT-01/03), "6 then N" entries
 re-roll the sixes (TGD-HIT-04), and the +1 modifiers for nationality, rake and a stationary
 target (TGD-HIT-02/05/06/07) add to the last roll only; a natural 1 always misses (AMB-60).
+
+Who sees what (a game's events are private to the ship's side unless marked): the fire action
+and its to-hit dice are the firer's; the number of hits is public (the fall of shot shows); the
+location dice, the location call and "hit"/"ping" are shared by both players (TGD-LOC-02,
+TGD-ARM-02); the damage written on the card is the target owner's (:mod:`.damage`).
 """
 
 from __future__ import annotations
@@ -212,12 +217,17 @@ def fire(
     )
     firer.fired.update(ref for ref, _ in chosen)
     hits = roll_to_hit(dice, guns, hit.final, ship=firer.name)
+    # The fall of shot shows across the table: how many hits, not the dice or the modifiers.
     events.emit(
-        EventKind.HIT if hits else EventKind.SPLASH,
-        f"{firer.name}: {hits} hit{'s' if hits != 1 else ''} on {target.name}",
+        EventKind.HIT if hits else EventKind.NOTE,
+        f"{firer.name}: {hits} hit{'s' if hits != 1 else ''} on {target.name}"
+        if hits
+        else f"{firer.name}: no hits on {target.name}",
         ship=firer.name,
+        public=True,
         target=target.name,
         hits=hits,
+        strength=order.strength,
     )
     results = resolve_hits(
         target,

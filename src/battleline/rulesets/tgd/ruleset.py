@@ -1,241 +1,263 @@
-"""The TGD hit and damage rules as a ruleset, "tgd", on the Battlefleet 1900 scenarios.
+"""The TGD hit and damage rules as a ruleset, "tgd", on Battlefleet 1900 scenarios.
 
 The TGD draft gives hits and damage only (REF-TGD-06), so this ruleset borrows the rest from
-bf1900: set-up, the Command and Movement Phases and the victory points are bf1900's unchanged.
-Its own phase is **fire**: each side writes one line per fire action,
+bf1900: set-up, the Command and Movement Phases are bf1900's. Its own part is the fire phase,
+played as alternating **fire steps** (:mod:`.steps`): a side fires one gun strength a ship,
+sees the hits, locations and damage, and the other side answers, twelve steps a turn. Each
+ship's TGD card (:class:`~.state.TgdState` ``cards``) is the packaged one named like it or its
+class, or one derived from its ship values (:mod:`.derive`).
 
-    <ship>: <strength> [arc letters ...] -> <target>       e.g.  Mikasa: 6 -> Retvisan
+=========== ============================ ============================================
+phase       orders                       resolved by
+=========== ============================ ============================================
+command     divisional and fleet orders  bf1900 ``resolve_command``
+movement    none                         bf1900 ``resolve_movement``
+fire-1..12  fire actions, one side/step  :func:`.steps.resolve_step` (TGD-FIRE/HIT/DMG)
+=========== ============================ ============================================
 
-and the actions resolve alternately, one from each side in turn (the side that starts alternates
-by turn), each against the TGD card of its target (:mod:`.fire`, :mod:`.damage`). Range, the
-target's bearing and the firer's aspect are measured from the poses; range is in TGD units of
-``metres_per_unit`` (``data/derive.toml``, reconstructed). A ship that did not move last turn is
-stationary (TGD-HIT-06). Knots lost on the card cap the ship's propulsion, and a ship the card
-sinks is sunk on its bf1900 log, so movement and victory see the damage.
-
-The cards' damage lives in ``state.extra["tgd"]`` as plain JSON; a ship's card is the packaged
-one named like it or its class, or one derived from its ship values (:mod:`.derive`).
+Victory is the scenario's points for ships sunk and crippled, by the TGD card (:func:`ship_fate`;
+crippled is reconstructed, see docs/rules-gaps/tgd.md).
 """
 
 from __future__ import annotations
 
-import re
+import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from battleline.engine.dice import SeededDice
-from battleline.engine.events import EventKind, EventLog
-from battleline.engine.ruleset import PhaseSpec
-from battleline.errors import IllegalOrderError, OrderSyntaxError
+from battleline.engine.events import EventLog
+from battleline.engine.ruleset import PhaseSpec, ShipFate
+from battleline.engine.state import Result
 from battleline.rulesets.bf1900 import ruleset as bf6
 from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.state import Bf1900State
-from battleline.rulesets.tgd.card import ARC_CODES
+from battleline.rulesets.tgd import scenarios
 from battleline.rulesets.tgd.cardlog import CardLog
-from battleline.rulesets.tgd.charts import Charts, load_charts
-from battleline.rulesets.tgd.derive import card_for_ship, derive_rules
-from battleline.rulesets.tgd.fire import FireOrder, fire, select_batteries
+from battleline.rulesets.tgd.derive import card_for_ship
+from battleline.rulesets.tgd.state import TgdState
+from battleline.rulesets.tgd.steps import (
+    STEPS,
+    FireLine,
+    geometry,
+    new_fire_phase,
+    parse_fire_line,
+    resolve_step,
+    step_needs_orders,
+    step_parser,
+    sync_log,
+)
+from battleline.rulesets.tgd.view import TgdSideView, secrets, tgd_view
+
+if TYPE_CHECKING:
+    from battleline.engine.flow import Game
 
 NAME = "tgd"
-VERSION = "0.1"
+VERSION = "0.2"
 ALIASES: tuple[str, ...] = ()
-_EXTRA = "tgd"
-_LINE = re.compile(
-    r"^\s*(?P<ship>[^:]+?)\s*:\s*(?P<strength>[0-9]+)(?P<arcs>[^>]*?)->\s*(?P<target>.+?)\s*$"
-)
 
 Orders = Mapping[str, Any]
 
-
-@dataclass(frozen=True, slots=True)
-class FireLine:
-    """One fire action as written: firer, strength, arcs named (none: all that bear), target."""
-
-    firer: str
-    strength: int
-    arcs: tuple[str, ...]
-    target: str
-
-
-def parse_fire_line(text: str) -> FireLine:
-    """``"Pelayo: 5 fp fs -> Iowa"`` → :class:`FireLine` (TGD-FIRE-01)."""
-    m = _LINE.match(text)
-    if not m:
-        raise OrderSyntaxError(
-            f"cannot read {text!r}: write '<ship>: <strength> [arcs] -> <target>', "
-            "e.g. 'Mikasa: 6 -> Retvisan' or 'Pelayo: 5 fp -> Iowa' (TGD-FIRE-01)"
-        )
-    arcs = tuple(a.lower() for a in m.group("arcs").replace(",", " ").split())
-    bad = [a for a in arcs if a not in ARC_CODES]
-    if bad:
-        raise OrderSyntaxError(
-            f"{text!r}: unknown arc {bad[0]!r}; use one of {', '.join(ARC_CODES)} (TGD-ARC-02..07)"
-        )
-    return FireLine(m.group("ship").strip(), int(m.group("strength")), arcs, m.group("target"))
+__all__ = [
+    "RULESET",
+    "FireLine",
+    "Ruleset",
+    "geometry",
+    "new_state",
+    "parse_fire_line",
+    "ship_fate",
+    "sync_log",
+    "verdict",
+]
 
 
-# -- the cards in the state ------------------------------------------------------------------
+# -- set-up ----------------------------------------------------------------------------------
 
 
-def cards_of(state: Bf1900State) -> dict[str, CardLog]:
-    """Every ship's TGD card log, rebuilt from ``state.extra``."""
-    stored = state.extra.get(_EXTRA, {})
-    return {
-        name: CardLog.from_dict(card_for_ship(name, log.cls), stored[name])
-        if name in stored
-        else CardLog(card_for_ship(name, log.cls), label=name)
-        for name, log in state.logs.items()
-    }
-
-
-def _store(state: Bf1900State, cards: Mapping[str, CardLog]) -> None:
-    state.extra[_EXTRA] = {name: card.to_dict() for name, card in cards.items()}
-
-
-def sync_log(log: ShipLog, card: CardLog) -> None:
-    """Carry a card's damage to the bf1900 log: propulsion capped at the card's knots, sunk."""
-    if card.sunk and not log.sunk:
-        log.sunk = True
-        log.lost_reason = log.lost_reason or "sank"
-    p = log.propulsion
-    allowed = log.cls.max_knots * card.speed / card.card.speed if card.card.speed else 0.0
-    cap = len(p.speeds)
-    if card.speed > 0:
-        cap = next((i for i, k in enumerate(p.speeds) if k <= allowed + 1e-9), len(p.speeds))
-    p.destroyed = max(p.destroyed, min(len(p.speeds), cap) - p.damaged)
-
-
-def new_state(scenario: str, seed: int) -> Bf1900State:
+def new_state(scenario: str, seed: int) -> TgdState:
     """bf1900's set-up, with a fresh TGD card for every ship."""
-    state = bf6.new_state(scenario, seed)
-    state.ruleset = f"{NAME}@{VERSION}"
-    _store(state, {n: CardLog(card_for_ship(n, log.cls), label=n) for n, log in state.logs.items()})
-    return state
+    base = bf6.new_state(scenarios.scenario_file(scenario), seed)
+    fields = {f.name: getattr(base, f.name) for f in dataclasses.fields(Bf1900State)}
+    fields.update(scenario=scenario, ruleset=f"{NAME}@{VERSION}")
+    cards = {n: CardLog(card_for_ship(n, log.cls), label=n) for n, log in base.logs.items()}
+    return TgdState(**fields, cards=cards)
 
 
-def geometry(state: Bf1900State, firer: str, target: str) -> tuple[float, float, float]:
-    """Range in TGD units, the target's bearing from the firer's bow, the firer's from the
-    target's bow."""
-    a, b = state.poses[firer], state.poses[target]
-    rng = a.distance_to(b) / derive_rules().metres_per_unit
-    return rng, a.bearing_to(b.x, b.y), b.bearing_to(a.x, a.y)
+# -- bf1900's Command and Movement Phases, reading the scenario by its file ------------------
 
 
-def _order(state: Bf1900State, line: FireLine) -> FireOrder:
-    rng, bearing, aspect = geometry(state, line.firer, line.target)
-    halted = state.moved_last_m.get(line.target, 1.0) <= 0.0
-    return FireOrder(line.strength, round(rng, 6), bearing, aspect, line.arcs, halted)
+def parse_command(state: TgdState, side: str, texts: Sequence[str]) -> bf6.SealedCommand:
+    """bf1900's divisional and fleet orders (BF6-CMD-01..32)."""
+    with scenarios.as_file(state):
+        return bf6.parse_command(state, side, texts)
 
 
-# -- the fire phase --------------------------------------------------------------------------
+def resolve_command(state: TgdState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+    """bf1900's Command Phase."""
+    with scenarios.as_file(state):
+        bf6.resolve_command(state, orders, dice, events)
 
 
-def parse_fire(state: Bf1900State, side: str, texts: Sequence[str]) -> list[FireLine]:
-    """Read and check a side's fire actions against the cards as they stand now."""
-    cards = cards_of(state)
-    for card in cards.values():
-        card.new_fire_phase()  # this turn's fire phase: every battery may fire again
-    out: list[FireLine] = []
-    for text in texts:
-        line = parse_fire_line(text)
-        where = f"turn {state.turn} fire"
-        firer, target = state.logs.get(line.firer), state.logs.get(line.target)
-        if firer is None or firer.side != side:
-            raise IllegalOrderError(f"{where}: {side} has no ship named {line.firer!r}")
-        if target is None or target.side == side:
-            raise IllegalOrderError(f"{where}: {line.target!r} is not an enemy ship")
-        if not firer.in_battle or not target.in_battle:
-            who = line.firer if not firer.in_battle else line.target
-            raise IllegalOrderError(f"{where}: {who} is out of the battle (TGD-DMG-08)")
-        try:
-            chosen = select_batteries(cards[line.firer], _order(state, line), target=line.target)
-        except IllegalOrderError as exc:
-            raise IllegalOrderError(f"{where}: {exc}") from None
-        cards[line.firer].fired.update(ref for ref, _ in chosen)
-        out.append(line)
-    return out
+def resolve_movement(state: TgdState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+    """bf1900's Movement Phase (land and collisions as there)."""
+    with scenarios.as_file(state):
+        bf6.resolve_movement(state, orders, dice, events)
 
 
-def _alternate(state: Bf1900State, orders: Orders) -> list[FireLine]:
-    """Actions one from each side in turn; the first side alternates by turn."""
-    first = (state.turn - 1) % len(state.sides)
-    sides = state.sides[first:] + state.sides[:first]
-    queues = [list(orders[s]) for s in sides]
-    out: list[FireLine] = []
-    while any(queues):
-        for queue in queues:
-            if queue:
-                out.append(queue.pop(0))
-    return out
-
-
-def charts() -> Charts:
-    """The packaged TGD charts."""
-    return load_charts()
-
-
-def resolve_fire(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
-    """Every fire action, alternating sides (TGD-FIRE-01..03, TGD-HIT, TGD-DMG, TGD-REFD)."""
-    cards = cards_of(state)
-    for card in cards.values():
-        card.new_fire_phase()  # a new fire phase each turn (AMB-66)
-    for line in _alternate(state, orders):
-        firer, target = cards[line.firer], cards[line.target]
-        if firer.sunk or target.sunk:
-            who = line.firer if firer.sunk else line.target
-            events.emit(EventKind.NOTE, f"{line.firer} does not fire: {who} has sunk")
-            continue
-        try:
-            fire(firer, target, _order(state, line), charts=charts(), dice=dice, events=events)
-        except IllegalOrderError as exc:
-            events.emit(EventKind.NOTE, f"{line.firer} cannot fire: {exc}", ship=line.firer)
-            continue
-        sync_log(state.logs[line.target], target)
-    _store(state, cards)
-
-
-def _can_fire(state: Bf1900State, side: str) -> bool:
-    cards = cards_of(state)
-    return any(
-        log.in_battle and cards[name].live_batteries()
-        for name, log in state.logs.items()
-        if log.side == side
+def _fire_steps() -> tuple[PhaseSpec[TgdState, Any], ...]:
+    return tuple(
+        PhaseSpec(
+            name,
+            "fire actions",
+            resolve_step,
+            step_parser(k),
+            needs_orders=step_needs_orders(k),
+            rules="TGD-FIRE-01..03, TGD-HIT-01..07, TGD-DMG-01..08, TGD-REFD-01..04",
+        )
+        for k, name in enumerate(STEPS, start=1)
     )
 
 
-PHASES: tuple[PhaseSpec[Bf1900State, Any], ...] = (
+PHASES: tuple[PhaseSpec[TgdState, Any], ...] = (
     PhaseSpec(
         "command",
         "divisional and fleet orders",
-        bf6.resolve_command,
-        bf6.parse_command,
+        resolve_command,
+        parse_command,
         rules="BF6-CMD-01..32",
     ),
-    PhaseSpec("movement", None, bf6.resolve_movement, rules="BF6-MOV-01..07"),
-    PhaseSpec(
-        "fire",
-        "fire actions",
-        resolve_fire,
-        parse_fire,
-        needs_orders=_can_fire,
-        rules="TGD-FIRE-01..03, TGD-HIT-01..07, TGD-DMG-01..08, TGD-REFD-01..04",
-    ),
+    PhaseSpec("movement", None, resolve_movement, rules="BF6-MOV-01..07"),
+    *_fire_steps(),
 )
 
 
+# -- victory ---------------------------------------------------------------------------------
+
+
+def card_crippled(card: CardLog) -> bool:
+    """Crippled (reconstructed): immobile, topside wrecked, or half or more of its batteries
+    destroyed."""
+    total = len(card.card.batteries())
+    return card.speed == 0 or card.topside_wrecked or (total > 0 and 2 * len(card.lost) >= total)
+
+
+def ship_fate(log: ShipLog, card: CardLog) -> str:
+    """One word: sunk, surrendered, crippled, damaged or intact, by the card and the log."""
+    if log.sunk or card.sunk:
+        return "sunk"
+    if log.surrendered:
+        return "surrendered"
+    if card_crippled(card):
+        return "crippled"
+    marked = card.lost or card.superstructure_hits or card.hull_end_hits or card.hull_centre_hits
+    return "damaged" if marked or card.knots_lost else "intact"
+
+
+def verdict(state: TgdState, reason: str) -> Result:
+    """The scenario's points for enemy ships sunk (or surrendered) and crippled, by size; the
+    winner needs a lead of the scenario's margin of the larger score, else a draw."""
+    sc = scenarios.scenario_of(state.scenario)
+    v = sc.victory
+    points = dict.fromkeys(state.sides, 0.0)
+    for name, log in state.logs.items():
+        fate = ship_fate(log, state.cards[name])
+        size = log.cls.size
+        gained = 0.0
+        if fate == "sunk" or (fate == "surrendered" and v.surrender_counts_as_sunk):
+            gained = v.sunk_per_size * size
+        elif fate in ("crippled", "surrendered"):
+            gained = v.crippled_per_size * size
+        for side in state.sides:
+            if side != log.side:
+                points[side] += gained
+    a, b = state.sides
+    hi = max(points.values())
+    lead = abs(points[a] - points[b])
+    winner = None
+    if hi > 0 and lead > 0 and lead >= v.margin * hi:
+        winner = a if points[a] > points[b] else b
+    return Result(winner, points, reason)
+
+
+def end_turn(state: TgdState, events: EventLog) -> Result | None:
+    """bf1900's end of turn (its hand-overs cleared, the early end when a side has nothing left
+    in battle) with the TGD verdict, and a new fire phase for every card (AMB-66)."""
+    new_fire_phase(state)
+    with scenarios.as_file(state):
+        ended = bf6.end_turn(state, events)
+    return None if ended is None else verdict(state, ended.reason)
+
+
 class Ruleset(bf6.Ruleset):
-    """The tgd ruleset as the engine sees it: bf1900's set-up, command, movement, view and
-    victory points, with its own fire phase and TGD cards."""
+    """The tgd ruleset as the engine sees it: bf1900's set-up, command and movement with TGD
+    cards, alternating fire steps, its own view and victory by the cards."""
 
     name = NAME
     version = VERSION
     aliases = ALIASES
-    phases = PHASES
+    phases = PHASES  # type: ignore[assignment]
 
-    def new_state(self, scenario: str, seed: int) -> Bf1900State:
+    def scenario_names(self) -> list[str]:
+        """The TGD built-ins (``data/scenarios``) and bf1900 built-ins naming tgd."""
+        return scenarios.scenario_names()
+
+    def check_scenario(self, scenario: str) -> str:
+        """The bf1900 schema, then what TGD cannot play is refused (:mod:`.scenarios`)."""
+        return scenarios.check_scenario(scenario)
+
+    def new_state(self, scenario: str, seed: int) -> TgdState:
         """bf1900's set-up with TGD cards."""
         return new_state(scenario, seed)
+
+    def view(self, game: Game[Any, Any], side: str, since: int = 0) -> TgdSideView:
+        """The side's view with its own cards and what shows of the enemy's (:mod:`.view`)."""
+        return tgd_view(game, side, since)
+
+    def secrets(self, state: TgdState, side: str) -> set[str]:
+        """Strings that must never reach ``side`` (the enemy cards' box states)."""
+        return secrets(state, side)
+
+    def end_turn(self, state: Any, events: EventLog) -> Result | None:
+        """End-of-turn bookkeeping and the early-end check."""
+        return end_turn(state, events)
+
+    def verdict(self, state: Any, reason: str) -> Result:
+        """The result by the cards and the scenario's victory points."""
+        return verdict(state, reason)
+
+    def fates(self, state: Any) -> tuple[ShipFate, ...]:
+        """Each ship's fate by its TGD card, with speed, batteries, S/F and H left."""
+        out = []
+        for name, log in state.logs.items():
+            card: CardLog = state.cards[name]
+            c = card.card
+            ends = c.hull_ends - min(card.hull_end_hits, c.hull_ends)
+            centre = c.hull_centre - min(card.hull_centre_hits, c.hull_centre)
+            out.append(
+                ShipFate(
+                    name,
+                    log.side,
+                    log.cls.name,
+                    log.cls.size,
+                    ship_fate(log, card),
+                    log.in_battle,
+                    (
+                        ("speed", f"{card.speed} kn"),
+                        (
+                            "batteries",
+                            f"{len(c.batteries()) - len(card.lost)}/{len(c.batteries())}",
+                        ),
+                        ("S/F", card.superstructure_left() or "-"),
+                        ("H", f"{ends}/{centre}"),
+                    ),
+                )
+            )
+        return tuple(out)
+
+    def picture(self, state: Any, path: str) -> str | None:
+        """bf1900's picture of the tracks."""
+        with scenarios.as_file(state):
+            return bf6.Ruleset.picture(self, state, path)
 
 
 RULESET = Ruleset()
