@@ -69,9 +69,14 @@ class Spy:
         secrets = now | self.previous
         self.previous = now
         self.events.extend(view.events)
-        # The side's own order lines are its own words (its estimates among them): leave them out.
+        # The side's own order lines are its own words (its estimates among them), and its own
+        # ships' moves are its own measurements, printed in whole metres that may equal a true
+        # range by chance: leave both out of the scan.
         data = view.to_dict()
-        data["events"] = [e for e in data["events"] if e["kind"] != EventKind.ORDER.value]
+        own_words = (EventKind.ORDER.value, EventKind.MOVE.value)
+        data["events"] = [
+            e for e in data["events"] if not (e["kind"] in own_words and e.get("side") == self.side)
+        ]
         data["my_orders"] = None
         self.served.append((json.dumps(data, ensure_ascii=False), secrets, view.turn))
         self.shown_contacts += len(view.contacts)
@@ -133,10 +138,9 @@ def test_nothing_private_to_the_enemy_reaches_a_side_while_the_game_is_on(duel: 
     log state, flooding or critical rolls, DC dice or declarations, torpedo counts, a true
     range, or an enemy ship's exact coordinates beyond what its contacts show.
 
-    The coordinates: today ``contacts_for`` gives a contact's true pose, so those figures are
-    "what the side may see" and only *other* exact enemy figures count as a leak; when the
-    observation branch lands observed poses, the true ones become secrets by themselves and this
-    test tightens with no change."""
+    The coordinates: a contact shows the pose the side observes (``contacts_for``); the true
+    figures are secrets unless a contact shows the same figure (with the scenario option
+    ``observed_positions`` off, contacts are exact and then "what the side may see")."""
     _, spies = duel
     for side, spy in spies.items():
         assert spy.served, f"{side} was never asked for orders"
@@ -320,29 +324,20 @@ def test_leaks_match_whole_numbers_only(text: str, found: Sequence[str]) -> None
     assert leaks(text, {"4540", "4,540"}) == list(found)
 
 
-def test_true_coordinates_become_secrets_once_contacts_are_observed(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """What the observation branch tightens: when a contact shows an observed pose, the enemy's
-    true coordinates are secrets, and a view that carried them would be caught."""
-    import dataclasses
-
+def test_true_coordinates_are_secrets_and_the_observed_view_holds_none() -> None:
+    """With the observation model on, a contact shows where the ship appears to be: the enemy's
+    true coordinates are secrets, the side's view carries none of them, and a payload that did
+    would be caught."""
     from battleline.engine.geometry import Pose
-    from battleline.rulesets.bf1900 import secrets as secrets_module
 
     game = new_game(SCENARIO, 1)
     a, b = game.state.sides
     enemy = game.state.ships_of(b)[0]
     game.state.poses[enemy] = Pose(14321.123456, 18765.654321, 90.0)
-    observed = tuple(
-        dataclasses.replace(c, pose=Pose(c.pose.x + 37.5, c.pose.y - 12.25, c.pose.heading))
-        for c in contacts_for(game.state, a)
-    )
-    monkeypatch.setattr(secrets_module, "contacts_for", lambda state, side: observed)
     secrets = secrets_for(game.state, a)
     assert {"14321.123456", "18765.654321", "14321.1", "18765.7"} <= secrets
-    # The view module still shows the true pose: exactly what the scan is there to catch.
-    assert leaks(game.view(a).to_json(), secrets) == ["14321.123456", "18765.654321"]
+    assert leaks(game.view(a).to_json(), secrets) == []
+    assert leaks('{"x":14321.123456}', secrets) == ["14321.123456"]
 
 
 def test_only_the_umpires_notes_have_no_audience(duel: Duel) -> None:

@@ -4,8 +4,8 @@
 rules keep from ``side`` (issue 11 §3), in the forms battleline prints it:
 
 * **exact enemy coordinates** (as JSON prints a pose, and to the decimetre as events round them),
-  except where the side's own contacts show the same figure (until the observation model lands
-  a contact is exact; then the true figures become secrets by themselves);
+  except where the side's own contacts show the same figure (a contact shows an observed pose;
+  with the scenario option ``observed_positions`` off it is exact, and then not a secret);
 * **true ranges** between each own ship and each enemy ship, in whole metres, plain and with a
   thousands comma (centre to centre, a torpedo's run to the aim point, forward funnel to forward
   funnel, and from the firer's funnel to the leading edge of the target's base, as measuring
