@@ -292,9 +292,9 @@ def test_firing_side_of_an_unknown_ship_is_nobody() -> None:
 
 
 def test_secrets_hold_true_ranges_and_enemy_logs_but_not_the_contacts_poses() -> None:
-    """``secrets_for`` names the true range between the duellists (whole metres, with and
-    without the comma), the enemy log's dump and its orders' opening, and leaves out the figures
-    the side's own contacts show."""
+    """``secrets_for`` names the true range between the duellists as a range is printed
+    ("4,989 m"), the enemy log's dump and its orders' opening, and leaves out the figures the
+    side's own contacts show."""
     game = new_game(SCENARIO, 1)
     a, b = game.state.sides
     secrets = game.ruleset.secrets(game.state, a)
@@ -302,7 +302,7 @@ def test_secrets_hold_true_ranges_and_enemy_logs_but_not_the_contacts_poses() ->
     mine, theirs = game.state.ships_of(a)[0], game.state.ships_of(b)[0]
     p, q = game.state.poses[mine], game.state.poses[theirs]
     centre = ((q.x - p.x) ** 2 + (q.y - p.y) ** 2) ** 0.5
-    assert f"{centre:.0f}" in secrets and f"{centre:,.0f}" in secrets
+    assert f"{centre:,.0f} m" in secrets and f"{centre:.0f}" not in secrets
     assert f"{b}: {theirs}: " in secrets and f"{theirs}: Px: " in secrets
     shown = {json.dumps(c.pose.x) for c in contacts_for(game.state, a)}
     assert not shown & secrets
@@ -312,16 +312,16 @@ def test_secrets_hold_true_ranges_and_enemy_logs_but_not_the_contacts_poses() ->
 @pytest.mark.parametrize(
     ("text", "found"),
     [
-        ("range 4540 m", ["4540"]),
-        ("4,540 m away", ["4,540"]),
-        ("x 14540.25", []),
-        ("x 4540.25", []),
-        ("[4540,5000]", []),  # read as one grouped number: a miss, never a false alarm
-        ("4,5401", []),
+        ("Kasagi is 4,540 m away", ["4,540 m"]),
+        ("a run of 14,540 m", []),
+        ("x 14321.15", []),
+        ('{"x":4321.1,"y":0.0}', ["4321.1"]),
+        ("x 4321.12", []),
+        ("nothing here", []),
     ],
 )
 def test_leaks_match_whole_numbers_only(text: str, found: Sequence[str]) -> None:
-    assert leaks(text, {"4540", "4,540"}) == list(found)
+    assert leaks(text, {"4,540 m", "4321.1"}) == list(found)
 
 
 def test_true_coordinates_are_secrets_and_the_observed_view_holds_none() -> None:

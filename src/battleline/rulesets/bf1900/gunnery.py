@@ -208,9 +208,9 @@ def mark_fall(m: Measurement, fall: str, events: EventLog) -> None:
         off = e.estimate_m - m.zone_end_m
     events.emit(
         EventKind.NOTE,
-        f"umpire: {e.firer} → {e.target} estimated {e.estimate_m:.0f} m, leading edge at "
-        f"{m.leading_m:.0f} m, zone to {m.zone_end_m:.0f} m (bracket {m.bracket}) → "
-        + ("hit zone" if fall == "hit" else f"{abs(off):.0f} m {fall}"),
+        f"umpire: {e.firer} → {e.target} estimated {e.estimate_m:,.0f} m, leading edge at "
+        f"{m.leading_m:,.0f} m, zone to {m.zone_end_m:,.0f} m (bracket {m.bracket}) → "
+        + ("hit zone" if fall == "hit" else f"{abs(off):,.0f} m {fall}"),
         measured=True,
         firer=e.firer,
         target=e.target,

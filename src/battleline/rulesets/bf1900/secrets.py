@@ -6,18 +6,19 @@ rules keep from ``side`` (issue 11 §3), in the forms battleline prints it:
 * **exact enemy coordinates** (as JSON prints a pose, and to the decimetre as events round them),
   except where the side's own contacts show the same figure (a contact shows an observed pose;
   with the scenario option ``observed_positions`` off it is exact, and then not a secret);
-* **true ranges** between each own ship and each enemy ship, in whole metres, plain and with a
-  thousands comma (centre to centre, a torpedo's run to the aim point, forward funnel to forward
-  funnel, and from the firer's funnel to the leading edge of the target's base, as measuring
-  does);
+* **true ranges** between each own ship and each enemy ship as battleline prints a range,
+  ``"4,540 m"`` (centre to centre, a torpedo's run to the aim point, and from the firer's funnel
+  to the leading edge of the target's base, as measuring does);
 * **the enemy's torpedo counts**: how many a ship launches and how many she has left;
 * **an enemy ship's log**: its JSON dump, and the openings of the detailed events about her log
   (code effects, fire and flooding rolls, critical rolls, damage control, sink rolls);
 * **the enemy's orders**: every order line as the log records it (``"Red: Yoshino: ..."``).
 
-Numbers are secrets only as whole numbers: match them with :func:`leaks`, which ignores a
-figure that is part of a longer number. Ranges under :data:`MIN_RANGE_M` and coordinates of
-fewer than :data:`MIN_FIGURE_CHARS` characters are left out: they are too common to scan for.
+Every secret can be looked for as a plain substring (the conformance suite does);
+:func:`leaks` also ignores a figure that is only the tail of a longer number. Ranges under
+:data:`MIN_RANGE_M` and coordinates of fewer than :data:`MIN_FIGURE_CHARS` characters are left
+out: a ship's own move (``"moves 142 mm (950 m)"``) prints figures like those, and a scan would
+cry wolf.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from battleline.rulesets.bf1900.table import funnel_point
 from battleline.rulesets.bf1900.torpedoes import run_length, torpedo_run
 
 #: True ranges shorter than this are not scanned for (three-digit figures are everywhere).
-MIN_RANGE_M = 500.0
+MIN_RANGE_M = 1000.0
 #: Coordinates printed in fewer characters than this are not scanned for (``"0.0"``, ``"8000.0"``).
 MIN_FIGURE_CHARS = 7
 
@@ -82,14 +83,13 @@ PRIVATE_OPENINGS: tuple[str, ...] = (
 
 
 def _ranges(a: Pose, b: Pose, size_b: tuple[float, float], size_a: float) -> Iterable[float]:
-    """Centre to centre, a torpedo's run (centre to the aim point on ``b``'s base), funnel to
-    funnel, and funnel to the leading edge of ``b``'s base."""
+    """Centre to centre, a torpedo's run (centre to the aim point on ``b``'s base), and funnel
+    to the leading edge of ``b``'s base."""
     yield math.hypot(b.x - a.x, b.y - a.y)
     yield run_length(torpedo_run(a, b, size_b))
     fa = funnel_point(a, size_a)
     fb = funnel_point(b, size_b[0])
     dist = math.hypot(fb[0] - fa[0], fb[1] - fa[1])
-    yield dist
     if dist > 0:
         span = clip_to_base(
             fa, ((fb[0] - fa[0]) / dist, (fb[1] - fa[1]) / dist), b, size_b[0], size_b[1]
@@ -99,10 +99,10 @@ def _ranges(a: Pose, b: Pose, size_b: tuple[float, float], size_a: float) -> Ite
 
 
 def _metres(d: float) -> set[str]:
-    """A range as the texts print it: ``4540`` and ``4,540``."""
+    """A range as the texts print it: ``"4,540 m"``."""
     if not math.isfinite(d) or d < MIN_RANGE_M:
         return set()
-    return {f"{d:.0f}", f"{d:,.0f}", str(round(d))}
+    return {f"{d:,.0f} m"}
 
 
 def _figures(value: float) -> set[str]:
@@ -158,18 +158,17 @@ _NUMBER = re.compile(r"^[0-9]")
 
 
 def leaks(text: str, secrets: Iterable[str]) -> list[str]:
-    """The secrets found in ``text``; a number counts only as a whole number (not the ``4540``
-    in ``14540.2``, nor the ``540`` in ``4,540``)."""
+    """The secrets found in ``text``; a figure counts only where it is not the tail or the head of
+    a longer number (not the ``4321.1`` in ``14321.15``, nor the ``4,540 m`` in ``14,540 m``)."""
     found = []
     for secret in secrets:
-        if not secret:
+        if not secret or secret not in text:
             continue
-        if _NUMBER.match(secret) and secret[-1].isdigit():
-            pattern = rf"(?<![0-9.,]){re.escape(secret)}(?![0-9]|[.,][0-9])"
-            if re.search(pattern, text):
-                found.append(secret)
-        elif secret in text:
-            found.append(secret)
+        if _NUMBER.match(secret):
+            tail = r"(?![0-9]|[.,][0-9])" if secret[-1].isdigit() else ""
+            if not re.search(rf"(?<![0-9.,]){re.escape(secret)}{tail}", text):
+                continue
+        found.append(secret)
     return sorted(found)
 
 
