@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import UnknownNameError
 from battleline.rulesets.bf1900.charts import load_charts
-from battleline.rulesets.bf1900.damage.codes import DamageContext, apply_codes
+from battleline.rulesets.bf1900.damage.codes import apply_codes
+from battleline.rulesets.bf1900.damage.context import DamageContext
 from battleline.rulesets.bf1900.damage.step2 import resolve_hits, torpedo_size
 from battleline.rulesets.bf1900.hits import Ammo, Aspect, ShellSet, TorpedoHit
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, GunClass, Rating
@@ -261,3 +262,102 @@ def test_same_seed_same_events(seed: int, rounds: int, ammo: Ammo) -> None:
         return [e.text for e in events]
 
     assert once() == once()
+
+
+# -- shell quality (reconstructed; data/shells.toml, docs/rules-gaps/shells.md) ----------------
+
+
+def test_shell_quality_duds_roll_a_fuze_die_per_hit_and_do_no_damage() -> None:
+    """A firing navy with poor fuzes rolls one 1D6 per hit before the damage dice; a face of
+    ``dud_on`` or less is a dud and rolls no damage (FixedDice: fuzes 2 and 3 with dud on 2)."""
+    from battleline.rulesets.bf1900.shells import ShellQuality
+
+    log, rec = target(vitals=9, upper=6), Recorder()
+    dice, events = SetDice([1, 2, 4, 2, 3, 6]), EventLog()
+    poor = {"Japan": {Ammo.AP: ShellQuality(dud_on=2)}}
+    firer = ShipLog("Mikasa", majestic())
+    firer.cls = dataclasses.replace(majestic(), navy="Japan")
+    resolve_hits(
+        {"Suvorov": log, "Mikasa": firer}, [shells(3, pen=10)], (), CHARTS, dice, events, rec, poor
+    )
+    dice.assert_consumed()
+    assert [n for n, _ in dice.sets] == [3, 2, 1]  # locations, fuzes, damage for the live one
+    assert "fuzes" in dice.sets[1][1]
+    # the vitals hit was a dud; the upperworks hit (10 vs 6 = 167 %) rolls 6
+    assert rec.codes == [CHARTS.shell_damage(Ammo.AP, "upperworks", 167, 6)]
+    note = next(e for e in events.of_kind(EventKind.NOTE) if "fuzes" in e.text)
+    assert note.data["duds"] == 1 and note.data["faces"] == [2, 3]
+
+
+@pytest.mark.parametrize(("shift", "column"), [(-1, "51–100%"), (1, ">150%"), (3, ">150%")])
+def test_shell_quality_column_shift_moves_the_hit_along_the_table(shift: int, column: str) -> None:
+    """A weak burster moves the hit one column left, strong HE one right, kept in the table:
+    HE 20 x 0.5 = 10 against 9 is 111 % (101–150 %) as printed."""
+    from battleline.rulesets.bf1900.shells import ShellQuality
+
+    log, rec = target(vitals=9), Recorder()
+    dice, events = SetDice([1, 4]), EventLog()
+    firer = ShipLog("Mikasa", dataclasses.replace(majestic(), navy="Japan"))
+    q = {"Japan": {Ammo.HE: ShellQuality(column_shift=shift)}}
+    resolve_hits(
+        {"Suvorov": log, "Mikasa": firer},
+        [shells(1, Ammo.HE, 20)],
+        (),
+        CHARTS,
+        dice,
+        events,
+        rec,
+        q,
+    )
+    dmg = events.of_kind(EventKind.DAMAGE)[0]
+    assert dmg.data["column"] == column
+    he = CHARTS.table(Ammo.HE)
+    index = [c.name for c in he.columns].index(column)
+    expected = tuple(he.damage("vitals", index, 4))
+    assert rec.codes == ([expected] if expected else [])
+    assert dmg.data["codes"] == list(expected)
+
+
+def test_shell_quality_data_by_navy_and_year() -> None:
+    """The packaged file: Chinese 1894 and Russian 1904-05 shells dud and burst weakly,
+    Japanese shimose HE of 1904-05 bursts hard; Japan in 1894 and anyone else: as printed."""
+    from battleline.rulesets.bf1900.shells import load_shells, quality
+
+    assert all(e.sources for e in load_shells())
+    china = quality("China", 1894, Ammo.HE)
+    assert (china.dud_on, china.column_shift) == (2, -1)
+    russia = quality("Russia", 1905, Ammo.HE)
+    assert (russia.dud_on, russia.column_shift) == (1, -1)
+    assert quality("Russia", 1904, Ammo.AP).dud_on == 1
+    assert quality("Japan", 1904, Ammo.HE).column_shift == 1
+    assert quality("Japan", 1894, Ammo.HE).as_printed
+    assert quality("USA", 1898, Ammo.AP).as_printed and quality("China", None, Ammo.AP).as_printed
+
+
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        ({"shell": []}, "reconstructed"),
+        ({"reconstructed": True, "shell": [{"navy": "China", "years": [1894, 1895]}]}, "sources"),
+        (
+            {
+                "reconstructed": True,
+                "shell": [
+                    {"navy": "China", "years": [1894, 1895], "sources": ["x"], "HE": {"dud_on": 9}}
+                ],
+            },
+            "dud_on",
+        ),
+        (
+            {"reconstructed": True, "shell": [{"navy": "China", "years": [1895, 1894]}]},
+            "years",
+        ),
+    ],
+)
+def test_bad_shell_file_names_the_field(raw: dict[str, object], field: str) -> None:
+    from battleline.errors import RulesDataError
+    from battleline.rulesets.bf1900.shells import parse_shells
+
+    with pytest.raises(RulesDataError) as err:
+        parse_shells(raw)
+    assert field in str(err.value)

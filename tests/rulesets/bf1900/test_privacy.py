@@ -123,11 +123,13 @@ def _shown_as_firer(event: Event, side: str, ships_of_side: set[str]) -> bool:
         return firer in ships_of_side
     if event.kind is EventKind.DAMAGE and ({"location", "portion", "bonus"} & set(event.data)):
         return firer in ships_of_side  # a 1D6 or 1D12 hit-table line, or 1D12 bonus doubles
+    if event.kind is EventKind.NOTE and "duds" in event.data:
+        return firer in ships_of_side  # the fuzes of its own shells (shell quality)
     if event.kind is EventKind.ROLL:
         purpose = str(event.data.get("purpose", ""))
         return any(
             purpose.startswith(f"{ship} ")
-            and purpose.endswith((" hit location", " damage", " shell hits"))
+            and purpose.endswith((" hit location", " damage", " shell hits", " fuzes"))
             for ship in ships_of_side
         )
     return False

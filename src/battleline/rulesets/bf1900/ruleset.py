@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from battleline.engine.dice import SeededDice
-from battleline.engine.events import EventLog
+from battleline.engine.events import EventKind, EventLog
 from battleline.engine.geometry import Pose
 from battleline.engine.ruleset import PhaseSpec, ShipFate
 from battleline.engine.state import Result
@@ -42,12 +42,14 @@ from battleline.rulesets.bf1900.divisions import (
     default_interval_m,
     initial_wake,
 )
+from battleline.rulesets.bf1900.hits import Ammo
 from battleline.rulesets.bf1900.observation import observing, sighted
 from battleline.rulesets.bf1900.outward import announced
 from battleline.rulesets.bf1900.planning import PlannedMove
 from battleline.rulesets.bf1900.scales import Scale, get_scale
 from battleline.rulesets.bf1900.scenario import Scenario, builtin_scenarios, get_scenario
 from battleline.rulesets.bf1900.secrets import secrets_for
+from battleline.rulesets.bf1900.shells import ShellQuality, navy_shells
 from battleline.rulesets.bf1900.ship import GunClass
 from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.state import Bf1900State
@@ -177,6 +179,7 @@ def new_state(scenario: str, seed: int) -> Bf1900State:
     poses: dict[str, Pose] = {}
     divisions: dict[str, Division] = {}
     moved: dict[str, float] = {}
+    nets: list[str] = []
     for side in sc.sides:
         fleet_flag = side.fleet_flagship or side.divisions[0].flag
         for div in side.divisions:
@@ -186,7 +189,11 @@ def new_state(scenario: str, seed: int) -> Bf1900State:
             for (ship, x, y, heading, knots), cls in zip(
                 div.placed(interval), classes, strict=True
             ):
-                logs[ship.name] = ShipLog(ship.name, cls, side.name)
+                log = logs[ship.name] = ShipLog(ship.name, cls, side.name)
+                log.anchor_turns = div.anchor_turns(ship)
+                log.machinery_disabled = div.disabled(ship)
+                if div.nets(ship):
+                    nets.append(ship.name)
                 poses[ship.name] = Pose(x, y, heading)
                 moved[ship.name] = scale.knots_to_m_per_turn(min(knots, cls.max_knots))
                 names.append(ship.name)
@@ -218,7 +225,40 @@ def new_state(scenario: str, seed: int) -> Bf1900State:
     doctrine = {side.name: side.doctrine() for side in sc.sides if side.doctrine()}
     if doctrine:
         state.extra["doctrine"] = doctrine
+    if nets:  # ships at anchor with nets out, until they first move (BF12C-TH-04)
+        state.extra["nets_out"] = nets
     return state
+
+
+def nets_out(state: Bf1900State) -> list[str]:
+    """The ships still at anchor with their torpedo nets out: torpedoes at them use the
+    "stationary with nets" line (BF12C-TH-04, seed 002). A ship leaves the list once she moves."""
+    return list(state.extra.get("nets_out", ()))
+
+
+def _harbour_after_move(state: Bf1900State) -> None:
+    """A ship that has moved is under way: her nets are in (``nets_out``)."""
+    if "nets_out" not in state.extra:
+        return
+    still = [s for s in state.extra["nets_out"] if state.moved_last_m.get(s, 0.0) <= 0.0]
+    if still:
+        state.extra["nets_out"] = still
+    else:
+        del state.extra["nets_out"]
+
+
+def _weigh_anchors(state: Bf1900State, events: EventLog) -> None:
+    """End of turn: every ship still weighing anchor is one turn nearer being free to move; the
+    owner is told when her anchor is up."""
+    for name, log in state.logs.items():
+        if log.anchor_turns > 0:
+            log.anchor_turns -= 1
+            if log.anchor_turns == 0 and log.in_battle and not log.machinery_disabled:
+                events.emit(
+                    EventKind.NOTE,
+                    f"{name} has weighed anchor and may get under way",
+                    ship=name,
+                )
 
 
 # -- order parsing ---------------------------------------------------------------------------
@@ -424,6 +464,7 @@ def resolve_movement(
     for name, track in result.tracks.items():
         if track.length_m > 0:
             state.tracks.setdefault(name, []).extend(track.points[1:])
+    _harbour_after_move(state)
 
 
 def resolve_gunnery(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
@@ -461,6 +502,7 @@ def resolve_torpedo(state: Bf1900State, orders: Orders, dice: SeededDice, events
             _charts(),
             dice,
             events,
+            harbour=nets_out(state),
         )
     )
 
@@ -480,7 +522,15 @@ def resolve_damage(state: Bf1900State, orders: Orders, dice: SeededDice, events:
         _charts(),
         dice,
         events,
+        navy_shells=shells_of(state),
     )
+
+
+def shells_of(state: Bf1900State) -> dict[str, dict[Ammo, ShellQuality]]:
+    """The game's shell quality by firing navy (reconstructed, ``shells.py``): the navies of its
+    ships in the scenario's year."""
+    year = get_scenario(state.scenario).battle_year
+    return navy_shells(frozenset(log.cls.navy for log in state.logs.values()), year)
 
 
 def end_turn(state: Bf1900State, events: EventLog) -> Result | None:
@@ -488,6 +538,7 @@ def end_turn(state: Bf1900State, events: EventLog) -> Result | None:
     state.plans = None
     state.shell_sets = []
     state.torpedo_hits = []
+    _weigh_anchors(state, events)
     beaten = [
         s
         for s in state.sides

@@ -11,6 +11,7 @@ is read as a path.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from functools import cache, lru_cache
 from importlib import resources
@@ -40,6 +41,13 @@ NO_FORMATION = "no formation"
 #: ``observed_positions`` (default true): a side's view shows the enemy where its ships judge her
 #: to be, and only the ships it can see (a digital adaptation, ``docs/observation.md``).
 KNOWN_OPTIONS = frozenset({"surrender", "observed_positions"})
+#: Turns a ship at anchor needs to weigh anchor before she may move, when the scenario gives no
+#: figure: reconstructed (the rules have none). With steam up, heaving in the cable and getting
+#: under way took a warship of the period some ten minutes; a turn is three minutes.
+WEIGH_ANCHOR_TURNS = 3
+#: How far a ship can be seen when a scenario gives a ``start`` but no ``visibility_m``:
+#: reconstructed (``docs/scenarios.md``); ``None`` is to the horizon.
+START_VISIBILITY_M: dict[str, float | None] = {"day": None, "dawn": 6000.0, "night": 2000.0}
 #: Crew quality a side may be given (``[[sides]] gunnery``): how well its range-takers judge and
 #: correct the range. The AI admirals read it (``battleline.ai.ranging.SKILLS``, same names).
 GUNNERY_LEVELS = ("green", "veteran", "elite")
@@ -77,6 +85,15 @@ class ShipEntry(_Model):
     y: float | None = None
     heading: float | None = None
     speed: float | None = Field(default=None, ge=0)
+    #: At anchor at the start (stopped; she may not move for ``weigh_anchor_turns`` turns); the
+    #: division's value if not given.
+    at_anchor: bool | None = None
+    #: Torpedo nets out (only at anchor): torpedoes at her use the "stationary with nets" line.
+    nets_out: bool | None = None
+    #: Her machinery cannot be used at all this battle (she never moves).
+    disabled_machinery: bool | None = None
+    #: Turns to weigh anchor, in place of the default (``WEIGH_ANCHOR_TURNS``).
+    weigh_anchor_turns: int | None = Field(default=None, ge=0, le=50)
 
     @field_validator("cls")
     @classmethod
@@ -115,6 +132,58 @@ class DivisionEntry(_Model):
     speed: float = Field(default=10.0, ge=0)
     spacing: float | None = Field(default=None, gt=0, description="metres between ship centres")
     ships: list[ShipEntry] = Field(min_length=1)
+    #: Every ship of the division at anchor / with nets out / with machinery disabled, unless a
+    #: ship says otherwise (see :class:`ShipEntry`).
+    at_anchor: bool = False
+    nets_out: bool = False
+    disabled_machinery: bool = False
+    weigh_anchor_turns: int = Field(default=WEIGH_ANCHOR_TURNS, ge=0, le=50)
+
+    @model_validator(mode="after")
+    def _harbour_fields(self) -> DivisionEntry:
+        for ship in self.ships:
+            moored = self.moored(ship)
+            if self.nets(ship) and not moored:
+                raise ValueError(
+                    f"{ship.name!r}: nets_out needs at_anchor (nets are out only at anchor)"
+                )
+            if (moored or self.disabled(ship)) and self.start_knots(ship) > 0:
+                raise ValueError(
+                    f"{ship.name!r} is at anchor or has her machinery disabled, so she starts "
+                    f"stopped: leave out speed or give 0, not {self.start_knots(ship):g}"
+                )
+        return self
+
+    def moored(self, ship: ShipEntry) -> bool:
+        """Whether ``ship`` starts at anchor."""
+        return self.at_anchor if ship.at_anchor is None else ship.at_anchor
+
+    def nets(self, ship: ShipEntry) -> bool:
+        """Whether ``ship`` has her torpedo nets out."""
+        return self.nets_out if ship.nets_out is None else ship.nets_out
+
+    def disabled(self, ship: ShipEntry) -> bool:
+        """Whether ``ship``'s machinery is disabled."""
+        return (
+            self.disabled_machinery if ship.disabled_machinery is None else ship.disabled_machinery
+        )
+
+    def anchor_turns(self, ship: ShipEntry) -> int:
+        """Turns before ``ship`` may move: 0 unless she starts at anchor."""
+        if not self.moored(ship):
+            return 0
+        return (
+            self.weigh_anchor_turns if ship.weigh_anchor_turns is None else ship.weigh_anchor_turns
+        )
+
+    def start_knots(self, ship: ShipEntry) -> float:
+        """``ship``'s starting speed as written: 0 for a ship at anchor unless a speed is given."""
+        if ship.speed is not None:
+            return ship.speed
+        stopped = self.moored(ship) or self.disabled(ship)
+        if stopped and "speed" not in self.model_fields_set:
+            return 0.0
+        return self.speed
 
     @model_validator(mode="after")
     def _placed_when_no_formation(self) -> DivisionEntry:
@@ -156,7 +225,7 @@ class DivisionEntry(_Model):
             x = st.x if s.x is None else s.x
             y = st.y if s.y is None else s.y
             heading = norm360(self.heading if s.heading is None else s.heading)
-            speed = self.speed if s.speed is None else s.speed
+            speed = self.start_knots(s)
             out.append((s, x, y, heading, speed))
         return out
 
@@ -241,9 +310,32 @@ class Scenario(_Model):
     #: How far a ship can be seen, metres (``None``: to the horizon); with observed positions
     #: on, farther ships are out of sight and the range error grows towards it.
     visibility_m: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    #: The light the battle starts in: "day", "dawn" or "night" (sets ``visibility_m`` when that
+    #: is not given, :data:`START_VISIBILITY_M`).
+    start: Literal["day", "dawn", "night"] = "day"
+    #: The year of the battle, for shell quality (``data/shells.toml``); read from ``time`` when
+    #: not given.
+    year: int | None = Field(default=None, ge=1850, le=1950)
     sides: list[SideEntry] = Field(min_length=2, max_length=2)
     land: list[LandEntry] = Field(default_factory=list)
     victory: VictoryEntry = Field(default_factory=VictoryEntry)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _start_visibility(cls, raw: Any) -> Any:
+        if isinstance(raw, dict) and raw.get("visibility_m") is None:
+            start = raw.get("start", "day")
+            if isinstance(start, str) and START_VISIBILITY_M.get(start) is not None:
+                raw = {**raw, "visibility_m": START_VISIBILITY_M[start]}
+        return raw
+
+    @property
+    def battle_year(self) -> int | None:
+        """The year of the battle: ``year``, or the first year (18xx/19xx) written in ``time``."""
+        if self.year is not None:
+            return self.year
+        found = re.search(r"\b(18[5-9][0-9]|19[0-4][0-9])\b", self.time)
+        return int(found.group(1)) if found else None
 
     @field_validator("ruleset")
     @classmethod

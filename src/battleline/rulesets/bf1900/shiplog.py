@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum, StrEnum
 from typing import Any, Protocol
 
+from battleline.rulesets.bf1900.flood_tables import UnevenEffect
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, ShipClass
 
 #: ``object.__new__``: makes an instance without running ``__init__``/``__post_init__``, for the
@@ -226,6 +227,11 @@ class ShipLog:
     #: are the charts' frozen ``UnevenEffect`` records. Their TR hits are copied to
     #: ``uneven_tr_hits``; their speed and DC losses are taken off ``speed_knots`` and ``dc_dice``.
     uneven: dict[str, ListingEffect] = field(default_factory=dict)
+    #: Turns before a ship at anchor has her anchor up and may move (a scenario's ``at_anchor``;
+    #: counted down at the end of each turn, ``docs/scenarios.md``); 0 once she is free.
+    anchor_turns: int = 0
+    #: The scenario's ``disabled_machinery``: she cannot steam at all this battle.
+    machinery_disabled: bool = False
 
     def __post_init__(self) -> None:
         c = self.cls
@@ -323,8 +329,11 @@ class ShipLog:
     @property
     def speed_knots(self) -> float:
         """Available speed in knots: the top undamaged propulsion box, moved down by any boxes
-        lost to uneven flooding; 0 if sinking (BF6-SINK-03) or dead in the water."""
+        lost to uneven flooding; 0 if sinking (BF6-SINK-03), dead in the water, still at anchor
+        or with her machinery disabled by the scenario."""
         if self.sinking is not None or self.sunk:  # a SinkingState is always truthy
+            return 0.0
+        if self.anchor_turns > 0 or self.machinery_disabled:
             return 0.0
         p = self.propulsion
         index = p.destroyed + p.damaged
@@ -388,6 +397,8 @@ class ShipLog:
         new.scuttling = self.scuttling
         new.lost_reason = self.lost_reason
         new.uneven = dict(self.uneven)  # the effects themselves are frozen chart records
+        new.anchor_turns = self.anchor_turns
+        new.machinery_disabled = self.machinery_disabled
         return new
 
     def to_dict(self) -> dict[str, Any]:
@@ -397,6 +408,8 @@ class ShipLog:
             if f.name == "cls":
                 out["class"] = self.cls.name
                 continue
+            if f.name in HARBOUR_FIELDS and getattr(self, f.name) == HARBOUR_FIELDS[f.name]:
+                continue  # left out at their defaults, so older records hash as before
             out[f.name] = _plain(getattr(self, f.name))
         result: dict[str, Any] = _sorted(out)
         return result
@@ -408,8 +421,6 @@ class ShipLog:
         A field missing from ``data`` keeps its fresh-log value; a malformed one raises
         ``ValueError`` naming the field. ``ShipLog.from_dict(d, c).to_dict() == d``.
         """
-        from battleline.rulesets.bf1900.charts import UnevenEffect
-
         if data.get("class", ship_class.name) != ship_class.name:
             raise ValueError(f"log is of class {data.get('class')!r}, not {ship_class.name!r}")
         log = cls(str(data["name"]), ship_class, str(data.get("side", "")))
@@ -426,6 +437,11 @@ class ShipLog:
             except (AttributeError, KeyError, TypeError, ValueError) as exc:
                 raise ValueError(f"log field {f.name!r}: {exc}") from exc
         return log
+
+
+#: Set-up fields from a harbour scenario and their defaults; a log leaves them out of its dump
+#: while they are at the default (``to_dict``, ``state.log_to_dict``).
+HARBOUR_FIELDS: dict[str, object] = {"anchor_turns": 0, "machinery_disabled": False}
 
 
 def _restore(name: str, v: Any, uneven_effect: Callable[..., ListingEffect]) -> Any:

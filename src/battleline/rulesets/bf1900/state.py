@@ -17,7 +17,7 @@ from battleline.engine.geometry import Pose
 from battleline.engine.state import EngineState, copy_extra, plain
 from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
 from battleline.rulesets.bf1900.notation import Order
-from battleline.rulesets.bf1900.shiplog import ShipLog
+from battleline.rulesets.bf1900.shiplog import HARBOUR_FIELDS, ShipLog
 
 if TYPE_CHECKING:  # a runtime import would be circular when divisions.py is imported first
     from battleline.rulesets.bf1900.divisions import Division
@@ -113,6 +113,8 @@ def log_to_dict(log: ShipLog) -> dict[str, Any]:
     for f in dataclasses.fields(log):
         if f.name == "cls":
             out["class"] = log.cls.name
+        elif f.name in HARBOUR_FIELDS and getattr(log, f.name) == HARBOUR_FIELDS[f.name]:
+            continue  # at the default: left out, so games without anchored ships hash as before
         else:
             out[f.name] = plain(getattr(log, f.name))
     return out

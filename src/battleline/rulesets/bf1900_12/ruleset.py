@@ -71,6 +71,7 @@ def resolve_torpedo(state: Bf1900State, orders: Orders, dice: SeededDice, events
             events,
             die=DIE,
             runs_under=runs_under_size(),
+            harbour=bf6.nets_out(state),
         )
     )
 

@@ -23,6 +23,7 @@ from battleline.rulesets.bf1900.damage.step3 import resolve_damage_control, usab
 from battleline.rulesets.bf1900.damage.step4 import run_step_four
 from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
 from battleline.rulesets.bf1900.outward import announced
+from battleline.rulesets.bf1900.shells import NavyShells
 from battleline.rulesets.bf1900.shiplog import ShipLog
 
 
@@ -62,6 +63,7 @@ def run_damage_phase(
     events: EventLog,
     *,
     settings: DamageSettings = DamageSettings(),
+    navy_shells: NavyShells | None = None,
 ) -> None:
     """Run the whole Damage Phase on ``logs`` in place (BF6-DMG-02..13, BF6-SINK, BF6-DC).
 
@@ -80,7 +82,7 @@ def run_damage_phase(
 
     _step(events, 2)
     with announced(logs, events):
-        resolve_hits(logs, shell_sets, torpedo_hits, charts, dice, events, apply_codes)
+        resolve_hits(logs, shell_sets, torpedo_hits, charts, dice, events, apply_codes, navy_shells)
 
     _step(events, 3)
     for name in declarations:

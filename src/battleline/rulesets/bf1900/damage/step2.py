@@ -11,6 +11,10 @@ normal-depth torpedo never harms a ship of size 4 or less (BF6-TORP-07; the torp
 lets it run under); a shallow one has its size halved, rounded down, against good or great flood
 protection (BF6-TORP-08, AMB-20).
 
+Shell quality (reconstructed, ``rulesets/bf1900/shells.py``): when the firer's navy had poor or
+strong shells in the battle's year, each hit first rolls a fuze die (a dud does no damage) and
+its column moves along the table.
+
 Everything here is simultaneous: nothing looks at the firer's damage, so a hit from a gun lost in
 Step One still counts (BF6-DMG-09, EX-BF6-08; the 1D12 edition removes it, DIFF-12).
 """
@@ -23,10 +27,11 @@ from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import UnknownNameError
 from battleline.rulesets.bf1900.charts import Charts, ShellTable
-from battleline.rulesets.bf1900.damage.codes import ApplyCodes, DamageContext
+from battleline.rulesets.bf1900.damage.context import ApplyCodes, DamageContext
 from battleline.rulesets.bf1900.damage.flooding import resolve_flood_hit
 from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
 from battleline.rulesets.bf1900.outward import firing_side
+from battleline.rulesets.bf1900.shells import NavyShells, ShellQuality
 from battleline.rulesets.bf1900.ship import Rating
 from battleline.rulesets.bf1900.shiplog import ShipLog
 
@@ -44,10 +49,19 @@ def resolve_hits(
     dice: Dice,
     events: EventLog,
     apply: ApplyCodes,
+    navy_shells: NavyShells | None = None,
 ) -> None:
-    """Step Two for every ship: all shell sets, then all torpedo hits (BF6-DMG-07/08)."""
+    """Step Two for every ship: all shell sets, then all torpedo hits (BF6-DMG-07/08).
+    ``navy_shells`` gives the shell quality of each firing navy that differs from the chart."""
     for shells in shell_sets:
-        resolve_shell_set(_target(logs, shells.target), shells, charts, dice, events, apply)
+        quality = None
+        if navy_shells:
+            firer = logs.get(shells.firer)
+            if firer is not None:
+                quality = navy_shells.get(firer.cls.navy, {}).get(shells.ammo)
+        resolve_shell_set(
+            _target(logs, shells.target), shells, charts, dice, events, apply, quality
+        )
     for torpedo in torpedo_hits:
         resolve_torpedo_hit(_target(logs, torpedo.target), torpedo, charts, dice, events, apply)
 
@@ -59,8 +73,10 @@ def resolve_shell_set(
     dice: Dice,
     events: EventLog,
     apply: ApplyCodes,
+    quality: ShellQuality | None = None,
 ) -> None:
-    """Roll one set: a location die per round, then a damage die per hit (BF6-DMG-07)."""
+    """Roll one set: a location die per round, then a damage die per hit (BF6-DMG-07); with a
+    ``quality`` that has a dud chance, a fuze die per hit between the two (reconstructed)."""
     if shells.rounds <= 0 or log.sunk:
         return
     ammo = shells.ammo.value
@@ -93,8 +109,11 @@ def resolve_shell_set(
             faces=list(faces),
             hits=len(hits),
         )
+        if hits and quality is not None and quality.dud_on > 0:
+            hits = _fuzes(log, shells, what, hits, quality, dice, events)
         if not hits:
             return
+        shift = quality.column_shift if quality is not None else 0
         damage = dice.rolls(len(hits), 6, f"{what} damage", ship=log.name)
     ctx = DamageContext(
         charts,
@@ -108,7 +127,7 @@ def resolve_shell_set(
     for location, roll in zip(hits, damage, strict=True):
         col = columns.get(location)
         if col is None:
-            col = columns[location] = _column(log, shells, charts, table, location)
+            col = columns[location] = _column(log, shells, charts, table, location, shift)
         armour, pct, index, column = col
         codes = table.damage(location, index, roll)
         with events.shown_to(*firers):
@@ -134,14 +153,48 @@ _Column = tuple[int, float, int, str]
 
 
 def _column(
-    log: ShipLog, shells: ShellSet, charts: Charts, table: ShellTable, location: str
+    log: ShipLog,
+    shells: ShellSet,
+    charts: Charts,
+    table: ShellTable,
+    location: str,
+    shift: int = 0,
 ) -> _Column:
     """Where a set's hits on one location fall in the hit table: the same for every hit of the
-    set, so :func:`resolve_shell_set` looks it up once per location."""
+    set, so :func:`resolve_shell_set` looks it up once per location. ``shift`` moves the column
+    for shell quality, kept inside the table."""
     armour = log.cls.armour_vitals if location == "vitals" else log.cls.armour_upperworks
     pct = charts.differential(shells.ammo, shells.penetration, armour)
     index = table.column_index(pct)
+    if shift:
+        index = min(max(index + shift, 0), len(table.columns) - 1)
     return armour, pct, index, table.columns[index].name
+
+
+def _fuzes(
+    log: ShipLog,
+    shells: ShellSet,
+    what: str,
+    hits: list[str],
+    quality: ShellQuality,
+    dice: Dice,
+    events: EventLog,
+) -> list[str]:
+    """One fuze die per hit: a face of ``quality.dud_on`` or less is a dud (reconstructed,
+    ``docs/rules-gaps/shells.md``). The hits that burst, in order."""
+    faces = dice.rolls(len(hits), 6, f"{what} fuzes", ship=log.name)
+    live = [loc for loc, face in zip(hits, faces, strict=True) if face > quality.dud_on]
+    duds = len(hits) - len(live)
+    events.emit(
+        EventKind.NOTE,
+        f"{log.name}: fuzes of {what} roll {' '.join(map(str, faces))} (dud on "
+        f"{quality.dud_on} or less) → {duds} dud{'s' * (duds != 1)}",
+        ship=log.name,
+        firer=shells.firer,
+        faces=list(faces),
+        duds=duds,
+    )
+    return live
 
 
 def torpedo_size(torpedo: TorpedoHit, log: ShipLog) -> int | None:
