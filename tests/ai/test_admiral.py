@@ -323,11 +323,11 @@ def test_ai_battles_range_errors_are_realistic_and_hit_rates_fall_with_range() -
         run_to(game, dict(spies(game)), 10**6, "")
         assert game.state.result is not None
         for e in game.events:
-            if e.kind not in (EventKind.SPLASH, EventKind.HIT_ZONE):
-                continue
+            if not (e.kind is EventKind.NOTE and e.data.get("measured")):
+                continue  # the umpire's measured figures, one note per salvo
             true = float(e.data["leading_m"])
             errors.append(float(e.data["estimate_m"]) / true - 1.0)
-            (near if true <= 5000.0 else far).append(e.kind is EventKind.HIT_ZONE)
+            (near if true <= 5000.0 else far).append(bool(e.data["hit"]))
     assert len(errors) > 100
     spread = statistics.median(abs(x) for x in errors)
     assert 0.01 < spread < 0.12

@@ -28,9 +28,7 @@ from battleline.rulesets.bf1900.gunnery import (
     GunneryEntry,
     measure,
     parse_log,
-    redact,
     resolve_gunnery,
-    side_view,
     validate_entries,
 )
 from battleline.rulesets.bf1900.hits import Ammo, Aspect, ShellSet
@@ -364,7 +362,8 @@ def test_submitting_side_may_only_order_its_own_ships() -> None:
 # -- measuring -----------------------------------------------------------------------------
 
 
-def shoot(text: str, targets: dict[str, Pose] | None = None) -> tuple[list[ShellSet], Event]:
+def shoot(text: str, targets: dict[str, Pose] | None = None) -> tuple[list[ShellSet], Event, Event]:
+    """Fire one entry: its shell sets, its public marker and the umpire's measured note."""
     poses, logs = table(targets)
     events = EventLog()
     dice = FixedDice([])
@@ -372,7 +371,10 @@ def shoot(text: str, targets: dict[str, Pose] | None = None) -> tuple[list[Shell
     dice.assert_consumed()  # BF6-HIT-01: nothing is rolled in the Gunnery Phase
     marks = events.of_kind(EventKind.HIT_ZONE, EventKind.SPLASH)
     assert len(marks) == 1  # BF6-GUN-03: every estimate is measured and marked once
-    return sets, marks[0]
+    assert marks[0].public and "leading_m" not in marks[0].data  # no true range at the table
+    notes = [e for e in events.of_kind(EventKind.NOTE) if e.data.get("measured")]
+    assert len(notes) == 1 and notes[0].side is None and not notes[0].public  # the umpire's
+    return sets, marks[0], notes[0]
 
 
 @pytest.mark.parametrize(
@@ -392,28 +394,33 @@ def test_BF6_MEAS_03_04_BF6_DZ_02_hit_zone_in_bracket_2(estimate: int, hit: bool
     bracket 2, so the target area runs from 2700 m to 2700 + ¼ × 2500 = 3325 m (beyond the
     far edge at 3200 m). 3400 m would be inside a danger zone measured from the far edge;
     AMB-18 measures it from the leading edge."""
-    _, mark = shoot(f"Fuji: T1 @{estimate} A:2", {"T1": TARGETS["T1"]})
+    _, mark, note = shoot(f"Fuji: T1 @{estimate} A:2", {"T1": TARGETS["T1"]})
     assert mark.kind is (EventKind.HIT_ZONE if hit else EventKind.SPLASH)
     assert (mark.data["x"], mark.data["y"]) == pytest.approx((0.0, 50.0 + estimate))
-    assert mark.data["leading_m"] == pytest.approx(2700.0)
-    assert mark.data["bracket"] == 2
+    assert mark.data["fall"] == ("hit" if hit else "short" if estimate < 2700 else "over")
+    assert note.data["leading_m"] == pytest.approx(2700.0)
+    assert note.data["zone_end_m"] == pytest.approx(3325.0)
+    assert note.data["bracket"] == 2 and note.data["hit"] is hit
 
 
 def test_BF6_MEAS_04_splash_marks_the_estimated_point_short_or_over() -> None:
-    """BF6-MEAS-04: a miss puts a white splash at the estimated point."""
-    _, mark = shoot("Fuji: T1 @2500 A:2", {"T1": TARGETS["T1"]})
+    """BF6-MEAS-04: a miss puts a white splash at the estimated point. The table is told only
+    "short" or "over" as seen from the firing ship; how far off is the umpire's."""
+    _, mark, note = shoot("Fuji: T1 @2500 A:2", {"T1": TARGETS["T1"]})
     assert mark.kind is EventKind.SPLASH
-    assert "splash" in mark.text and "200 m short" in mark.text
-    _, mark = shoot("Fuji: T1 @3500 A:2", {"T1": TARGETS["T1"]})
-    assert "175 m over" in mark.text
+    assert mark.text == "Fuji → T1: splash, white marker, short"
+    assert mark.data["fall"] == "short" and "200" not in mark.text
+    assert "200 m short" in note.text and note.data["off_m"] == pytest.approx(-200.0)
+    _, mark, note = shoot("Fuji: T1 @3500 A:2", {"T1": TARGETS["T1"]})
+    assert mark.data["fall"] == "over" and "175 m over" in note.text
 
 
 def test_BF6_MEAS_02_measured_along_the_funnel_line() -> None:
     """BF6-MEAS-02: the estimate is laid from Fuji's funnel (0, 50) towards T2's (3000, 50)."""
-    _, mark = shoot("Fuji: T2 @2950 E:2", {"T2": TARGETS["T2"]})
+    _, mark, note = shoot("Fuji: T2 @2950 E:2", {"T2": TARGETS["T2"]})
     assert mark.kind is EventKind.HIT_ZONE
     assert (mark.data["x"], mark.data["y"]) == pytest.approx((2950.0, 50.0))
-    assert mark.data["leading_m"] == pytest.approx(2900.0)
+    assert note.data["leading_m"] == pytest.approx(2900.0)
 
 
 def test_BF6_DZ_01_half_bracket_in_bracket_1() -> None:
@@ -446,7 +453,7 @@ def test_measure_reports_extent_and_danger_zone() -> None:
 def test_BF6_HIT_01_hit_zone_hands_shell_sets_to_step_two() -> None:
     """BF6-HIT-01, BF6-GUN-05: the hit zone gives one shell set per mounting, nothing rolled;
     penetration for the leading edge's bracket, aspect from where the firer lies."""
-    sets, mark = shoot("Fuji: T2 @3000 AP A:2 C:4 sec:10", {"T2": TARGETS["T2"]})
+    sets, mark, _ = shoot("Fuji: T2 @3000 AP A:2 C:4 sec:10", {"T2": TARGETS["T2"]})
     assert mark.kind is EventKind.HIT_ZONE
     by_key = {s.mounting: s for s in sets}
     assert set(by_key) == {"A", "C", "sec"}
@@ -466,13 +473,13 @@ def test_BF6_HIT_01_hit_zone_hands_shell_sets_to_step_two() -> None:
 
 def test_BF6_HIT_01_penetration_by_the_leading_edge_bracket_not_the_estimate() -> None:
     """The leading edge at 2450 m is in bracket 1 though the estimate (2600 m) is in bracket 2."""
-    sets, mark = shoot("Fuji: T1 @2600 C:4", {"T1": Pose(0.0, 2750.0, 0.0)})
+    sets, mark, _ = shoot("Fuji: T1 @2600 C:4", {"T1": Pose(0.0, 2750.0, 0.0)})
     assert mark.kind is EventKind.HIT_ZONE
     assert [(s.bracket, s.penetration) for s in sets] == [(1, 5)]
 
 
 def test_no_shell_sets_from_a_splash() -> None:
-    sets, mark = shoot("Fuji: T1 @2000 A:2", {"T1": TARGETS["T1"]})
+    sets, mark, _ = shoot("Fuji: T1 @2000 A:2", {"T1": TARGETS["T1"]})
     assert mark.kind is EventKind.SPLASH and sets == []
 
 
@@ -526,17 +533,32 @@ def test_ships_that_do_not_fire_clear_their_half_rof_record() -> None:
 # -- secrecy -------------------------------------------------------------------------------
 
 
-def test_range_estimates_are_sealed_from_the_other_side() -> None:
-    """BF6-GUN-01: estimates stay secret until measuring; the opponent sees nothing."""
-    entries = [
-        GunneryEntry.parse("Fuji: T1 @3137 AP A:2", side="Japan"),
-        GunneryEntry.parse("T1: Fuji @2963 A:2", side="Russia"),
-    ]
-    assert redact(entries[0]) == {}
-    sides = {"Fuji": "Japan", "T1": "Russia"}
-    japan = side_view(entries, "Japan", sides)
-    assert [v["estimate_m"] for v in japan] == [3137.0]
-    dumped = json.dumps(japan)
-    assert "2963" not in dumped and "Russia" not in dumped
-    russia = json.dumps(side_view(entries, "Russia", sides))
-    assert "3137" not in russia and "2963" in russia
+def test_BF6_GUN_01_estimates_stay_with_their_writer_through_a_played_gunnery_phase() -> None:
+    """BF6-GUN-01, BF6-GUN-03, BF6-MEAS-04 through the game: while the log is sealed and after it
+    is measured, the other side never reads an estimate; it sees each marker, and for a splash
+    whether it fell over or short. The writer keeps its own lines."""
+    from battleline.ai.base import StandInAdmiral, legal_lines
+    from battleline.game import new_game
+
+    game = new_game("cruiser-duel", 3)
+    while game.spec.name != "gunnery":
+        for side in game.pending.waiting_for:
+            game.submit(side, [])
+    a, b = game.state.sides
+    lines = legal_lines(game, a, StandInAdmiral(a, 99).gunnery(game.view(a)))
+    assert lines, "the duel opens inside gun range"
+    start = len(game.events)
+    game.submit(a, lines)
+    estimates = {line.split("@", 1)[1].split()[0] for line in lines}
+    sealed = game.view(b).to_json()
+    assert not any(f"@{est}" in sealed for est in estimates)
+    game.submit(b, [])
+    theirs = game.view(b, since=start)
+    mine = game.view(a, since=start)
+    marks = [e for e in theirs.events if e.kind in (EventKind.SPLASH, EventKind.HIT_ZONE)]
+    assert len(marks) == len(lines)  # every salvo's marker shows across the table
+    assert all(e.data["fall"] in ("hit", "over", "short") for e in marks)
+    dumped = json.dumps([e.to_dict() for e in theirs.events])
+    for est in estimates:
+        assert f"@{est}" not in dumped and f'"estimate_m": {float(est)}' not in dumped
+    assert all(f"{a}: {line}" in [e.text for e in mine.events] for line in lines)

@@ -26,7 +26,6 @@ from battleline.rulesets.bf1900.arcs import battery_layout
 from battleline.rulesets.bf1900.gunnery import (
     GunneryEntry,
     measure,
-    side_view,
     sight_lines,
     validate_entries,
 )
@@ -151,31 +150,6 @@ def test_property_hit_zone_iff_estimate_within_extent_plus_danger_zone(
     assert m.hit is expected
     assert m.leading_m == pytest.approx(leading, abs=1e-6)
     assert m.point == pytest.approx((point.x, point.y))
-
-
-# -- secrecy ---------------------------------------------------------------------------------
-
-entries_st = st.lists(
-    st.tuples(
-        st.sampled_from(["Japan", "Russia"]),
-        st.sampled_from(["Fuji", "Shikishima", "Retvizan", "Pobeda"]),
-        st.integers(100, 10000),
-    ),
-    max_size=12,
-)
-
-
-@given(entries_st, st.sampled_from(["Japan", "Russia"]))
-def test_property_side_view_never_holds_enemy_estimates(
-    raw: list[tuple[str, str, int]], viewer: str
-) -> None:
-    """BF6-GUN-01: before measuring, a side sees its own entries in full and none of the enemy's."""
-    entries = [GunneryEntry(f, "X", float(e), rounds=(("A", 2),), side=s) for s, f, e in raw]
-    view = side_view(entries, viewer, {})
-    assert all(v["side"] == viewer for v in view)
-    own = [e for e in entries if e.side == viewer]
-    assert [v["estimate_m"] for v in view] == [e.estimate_m for e in own]
-    assert len(view) == len(own)
 
 
 # -- notation --------------------------------------------------------------------------------

@@ -73,13 +73,14 @@ def _cheat(scenario: str, seed: int) -> tuple[list[bool], list[float]]:
     hits: list[bool] = []
     chances: list[float] = []
     for e in game.events:
-        if e.kind not in (EventKind.HIT_ZONE, EventKind.SPLASH):
+        # The umpire's measured note of each salvo (the public marker holds no true range).
+        if not (e.kind is EventKind.NOTE and e.data.get("measured")):
             continue
-        if game.state.logs[str(e.ship)].side != "Blue":
+        if game.state.logs[str(e.data["firer"])].side != "Blue":
             continue
         true_m = cheat.true_m[(e.turn, str(e.data["firer"]), str(e.data["target"]))]
         lo, hi = float(e.data["leading_m"]), float(e.data["zone_end_m"])
-        hits.append(e.kind is EventKind.HIT_ZONE)
+        hits.append(bool(e.data["hit"]))
         chances.append(model.chance_between(eye, true_m, lo, hi))
     return hits, chances
 

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
-from battleline.engine.events import EventKind, EventLog
+from battleline.engine.events import Event, EventKind, EventLog
 from battleline.engine.geometry import Pose
 from battleline.errors import IllegalOrderError, OrderSyntaxError
 from battleline.rulesets.bf1900.hits import Aspect, TorpedoHit
@@ -153,6 +153,16 @@ def resolve(
         harbour=harbour,
     )
     return hits, events
+
+
+def detailed(events: EventLog, kind: EventKind) -> list[Event]:
+    """The detailed events of a kind (the firer's own), without the short public ones."""
+    return [e for e in events.of_kind(kind) if not e.public]
+
+
+def public(events: EventLog, *kinds: EventKind) -> list[Event]:
+    """The short public events of some kinds: what everyone at the table sees."""
+    return [e for e in events.of_kind(*kinds) if e.public]
 
 
 # -- notation ------------------------------------------------------------------------------
@@ -360,7 +370,7 @@ def test_BF6_BEAM_05_beam_pattern_tubes_give_half_their_torpedoes_to_each_side()
     dice.assert_consumed()
     assert hits == []
     assert logs["Mikasa"].torpedoes_left["beam"] == 0
-    sides = [e.data["launch_side"] for e in events.of_kind(EventKind.TORPEDO_LAUNCH)]
+    sides = [e.data["launch_side"] for e in detailed(events, EventKind.TORPEDO_LAUNCH)]
     assert sides == ["starboard", "port"]
     logs = logs_for(Mikasa=MIKASA, Fuji=MIKASA, Asahi=MIKASA)
     with pytest.raises(IllegalOrderError, match=r"2 tube.*starboard side.*BF6-BEAM-05"):
@@ -380,10 +390,19 @@ def test_BF6_TORP_03_torpedoes_are_crossed_off_at_launch() -> None:
     _, events = resolve([TorpedoLaunch("Kasumi", "cl", "Mikasa", 2)], poses, logs, dice)
     dice.assert_consumed()
     assert logs["Kasumi"].torpedoes_left == {"bow": 1, "cl": 0, "stern": 1}
-    (launch,) = events.of_kind(EventKind.TORPEDO_LAUNCH)
+    (launch,) = detailed(events, EventKind.TORPEDO_LAUNCH)
     assert launch.data["count"] == 2
     assert launch.data["launch_side"] == "starboard"  # where the launch marker goes
     assert "0 left" in launch.text
+    # Across the table the launch shows, but not how many or how many are left; the length of
+    # the run (a true range) is the umpire's alone (issue 11 §3).
+    (seen,) = public(events, EventKind.TORPEDO_LAUNCH)
+    assert seen.text == "Kasumi launches torpedoes at Mikasa" and set(seen.data) == {"target"}
+    (run,) = [e for e in events.of_kind(EventKind.NOTE) if "run_m" in e.data]
+    assert (
+        run.side is None and not run.public and run.data["run_m"] == pytest.approx(990.0)
+    )  # to the base edge
+    assert "990" not in launch.text
 
 
 def test_BF6_TORP_03_no_tubes_left_is_refused() -> None:
@@ -423,9 +442,10 @@ def test_REF_BF6_18_a_target_beyond_torpedo_range_cannot_be_declared() -> None:
     logs = logs_for(Kasumi=KASUMI, Mikasa=MIKASA)
     far = {"Kasumi": ORIGIN, "Mikasa": Pose(0.0, 2100.0, 90.0)}
     with pytest.raises(
-        IllegalOrderError, match=r"Kasumi -> Mikasa.*2,100 m.*range of 2,000 m.*REF-BF6-18"
-    ):
+        IllegalOrderError, match=r"Kasumi -> Mikasa: Mikasa is beyond.*range of 2,000 m.*REF-BF6-18"
+    ) as refused:
         validate_launch(TorpedoLaunch("Kasumi", "bow", "Mikasa"), far, logs, None, [])
+    assert "2,100" not in str(refused.value)  # the answer never tells the true range
 
 
 def test_REF_BF6_18_range_is_measured_to_the_nearest_point_of_the_targets_base() -> None:
@@ -493,7 +513,7 @@ def test_EX_DRV_02_BF6_TORP_07_depth_boundary() -> None:
     hits, events = resolve([TorpedoLaunch("Kasumi", "bow", "Small")], poses, logs, dice)
     dice.assert_consumed()  # no die was rolled for a torpedo that runs under
     assert hits == []
-    (miss,) = events.of_kind(EventKind.TORPEDO_MISS)
+    (miss,) = detailed(events, EventKind.TORPEDO_MISS)
     assert miss.data["reason"] == "depth"
     assert "BF6-TORP-07" in miss.text
 
@@ -591,11 +611,18 @@ def test_BF6_TORP_11_fixed_dice_hit_and_miss() -> None:
     dice.assert_consumed()
     assert chart.asked == [("converging", "beam"), ("converging", "beam")]
     assert hits == [TorpedoHit("Kasumi", "Mikasa", "cl", 4, False, Aspect.PORT)]
-    (hit,) = events.of_kind(EventKind.TORPEDO_HIT)
+    (hit,) = detailed(events, EventKind.TORPEDO_HIT)
     assert "needs 3, rolls 3 → hit from port" in hit.text
-    (miss,) = events.of_kind(EventKind.TORPEDO_MISS)
+    (miss,) = detailed(events, EventKind.TORPEDO_MISS)
     assert "needs 3, rolls 2 → miss" in miss.text
     assert miss.data["roll"] == 2
+    # The to-hit dice are the firer's; the target's side sees only that one hit, one missed.
+    assert hit.side == miss.side == logs["Kasumi"].side
+    shown = [e.text for e in public(events, EventKind.TORPEDO_HIT, EventKind.TORPEDO_MISS)]
+    assert shown == [
+        "Mikasa is hit by a torpedo from Kasumi",
+        "a torpedo from Kasumi misses Mikasa",
+    ]
 
 
 def test_BF6_TORP_11_rake_and_diverging_read_the_chart() -> None:
@@ -718,4 +745,4 @@ def test_BF6_TORP_11_with_the_packaged_torpedo_chart() -> None:
     )
     dice.assert_consumed()
     assert len(hits) == 1
-    assert [e.data["roll"] for e in events.of_kind(EventKind.TORPEDO_MISS)] == [need - 1]
+    assert [e.data["roll"] for e in detailed(events, EventKind.TORPEDO_MISS)] == [need - 1]

@@ -163,7 +163,8 @@ def test_BF6_TORP_07_normal_depth_misses_size_4_or_less_on_the_1d12_scale() -> N
         bf12.resolve_torpedo(state, {"Blue": [launch], "Red": []}, dice, events)  # type: ignore[arg-type]
         dice.assert_consumed()
         assert state.torpedo_hits == []
-        misses = [e for e in events.events if e.kind is EventKind.TORPEDO_MISS]
+        # the firer's detailed miss (the public one says only that it missed)
+        misses = [e for e in events.events if e.kind is EventKind.TORPEDO_MISS and not e.public]
         assert [e.data["reason"] for e in misses] == ["depth"]
     state, launch = _duel_with_target("Yoshino")  # a protected cruiser, size 33
     dice = FixedDice([12])

@@ -69,8 +69,10 @@ class Narrator:
                 self.rolls.append(str(e.data.get("value", "?")))
                 continue
             if e.kind in (EventKind.SPLASH, EventKind.HIT_ZONE):
+                self.rolls.clear()  # the marker; the umpire's note below has the figures
+                continue
+            if e.kind is EventKind.NOTE and e.data.get("measured"):
                 shots.append(e)
-                self.rolls.clear()
                 continue
             self._flush_shots(shots)
             if e.kind is EventKind.ORDER:
@@ -96,7 +98,7 @@ class Narrator:
         for e in shots:
             est = float(e.data.get("estimate_m", 0.0))
             true = float(e.data.get("leading_m", 0.0))
-            hit = e.kind is EventKind.HIT_ZONE
+            hit = bool(e.data.get("hit"))
             table.add_row(
                 str(e.data.get("firer", e.ship)),
                 str(e.data.get("target", "")),

@@ -508,7 +508,12 @@ def command_phase(
         moved = involuntary_transfer(division, logs, poses, dice, events)
         kept = prune_division(moved, logs, events)
         if kept is None:
-            events.emit(EventKind.COMMAND, f"{name} has no ship left in the battle", division=name)
+            events.emit(
+                EventKind.COMMAND,
+                f"{name} has no ship left in the battle",
+                side=division.side,
+                division=name,
+            )
             if division.fleet_flagship:
                 lost_fleet_flag.append(division)
             continue
@@ -528,13 +533,13 @@ def command_phase(
                         division, o.ship, logs, poses, scale, last_moves, events
                     )
                 except IllegalOrderError as exc:
-                    _cancelled(events, name, o, exc)
+                    _cancelled(events, division, o, exc)
         for o in mine:
             if isinstance(o, DropOut):
                 try:
                     division, alone = drop_out(division, o.ship, logs, events)
                 except IllegalOrderError as exc:
-                    _cancelled(events, name, o, exc)
+                    _cancelled(events, division, o, exc)
                     continue
                 out[alone.name] = alone
                 # It turns out of the line in this very move (BF6-CMD-17).
@@ -552,11 +557,13 @@ def command_phase(
     return CommandResult(out, movement, signals, still)
 
 
-def _cancelled(events: EventLog, division: str, order: Order, exc: IllegalOrderError) -> None:
+def _cancelled(events: EventLog, division: Division, order: Order, exc: IllegalOrderError) -> None:
+    """A division's order that could not be carried out: its own side's news."""
     events.emit(
         EventKind.COMMAND,
-        f"{division}: {order} cancelled: {exc}",
-        division=division,
+        f"{division.name}: {order} cancelled: {exc}",
+        side=division.side,
+        division=division.name,
         order=str(order),
     )
 
@@ -602,6 +609,7 @@ def _fleet_messages(
             events.emit(
                 EventKind.COMMAND,
                 f"{name} obeys '{signal.message.wording}': {turn} (EX-BF6-16)",
+                side=other.side,
                 division=name,
                 order=str(turn),
             )

@@ -307,10 +307,23 @@ class Contact:
         return {key: self.other, "x": round(self.x, 1), "y": round(self.y, 1)}
 
     def emit(self, log: EventLog) -> Event:
-        """Record this contact in an event log; a collision is seen by both ships' sides."""
-        other_side = log.owners.get(self.other) if self.kind is EventKind.COLLISION else None
+        """Record this contact in an event log.
+
+        The detailed event (with the point of contact, which lies on the ship's own base) is
+        seen by the sides of the ships involved; everyone sees a short public event without
+        coordinates: two ships collide, or one runs aground (issue 11 §3).
+        """
+        is_collision = self.kind is EventKind.COLLISION
+        other_side = log.owners.get(self.other) if is_collision else None
         seen_by = (other_side,) if other_side is not None else ()
-        return log.emit(self.kind, self.text, ship=self.ship, seen_by=seen_by, **self.data)
+        event = log.emit(self.kind, self.text, ship=self.ship, seen_by=seen_by, **self.data)
+        if is_collision:
+            told = f"{self.ship} collides with {self.other}; both stop"
+            log.emit(self.kind, told, ship=self.ship, public=True, other=self.other)
+        else:
+            told = f"{self.ship} runs aground on {self.other} and stops"
+            log.emit(self.kind, told, ship=self.ship, public=True, land=self.other)
+        return event
 
 
 #: Slack, metres, added to a base's reach (its half-diagonal) in the broad phase of collisions.

@@ -290,7 +290,13 @@ def _make_plan(
             data = {"division": division.name, "order": str(o)}
             notes.append((text, data))
             if events is not None:
-                events.emit(EventKind.COMMAND, text, division=division.name, order=str(o))
+                events.emit(
+                    EventKind.COMMAND,
+                    text,
+                    side=division.side,
+                    division=division.name,
+                    order=str(o),
+                )
             succession = False
         step = Step(turn_deg=float(o.signed_deg))
         if succession:
@@ -380,6 +386,7 @@ def finish_division_move(
         events.emit(
             EventKind.COMMAND,
             f"{division.name} is now in {formation}{flip} (BF6-CMD-10)",
+            side=division.side,
             division=division.name,
             formation=formation.value,
         )
@@ -421,7 +428,13 @@ def movement_phase(
         move = (planned or {}).get(name)
         if move is not None and move.fits(d, mine):
             for text, data in move.notes:
-                events.emit(EventKind.COMMAND, text, division=data["division"], order=data["order"])
+                events.emit(
+                    EventKind.COMMAND,
+                    text,
+                    side=d.side,
+                    division=data["division"],
+                    order=data["order"],
+                )
             plans[name] = move.plan
         else:
             plans[name] = plan_division_move(d, mine, poses, logs, scale, last_moves, events)

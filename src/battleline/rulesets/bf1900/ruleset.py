@@ -44,9 +44,11 @@ from battleline.rulesets.bf1900.divisions import (
 )
 from battleline.rulesets.bf1900.hits import Ammo
 from battleline.rulesets.bf1900.observation import observing, sighted
+from battleline.rulesets.bf1900.outward import announced
 from battleline.rulesets.bf1900.planning import PlannedMove
 from battleline.rulesets.bf1900.scales import Scale, get_scale
 from battleline.rulesets.bf1900.scenario import Scenario, builtin_scenarios, get_scenario
+from battleline.rulesets.bf1900.secrets import secrets_for
 from battleline.rulesets.bf1900.shells import ShellQuality, navy_shells
 from battleline.rulesets.bf1900.ship import GunClass
 from battleline.rulesets.bf1900.shiplog import ShipLog
@@ -421,17 +423,18 @@ def resolve_command(state: Bf1900State, orders: Orders, dice: SeededDice, events
     for side in state.sides:
         merged.update(orders[side].orders)
         moves.update(orders[side].moves)
-    result = command.command_phase(
-        state.divisions,
-        merged,
-        state.logs,
-        state.poses,
-        scale_of(state),
-        state.moved_last_m,
-        dice,
-        events,
-        planned=moves,
-    )
+    with announced(state.logs, events):  # a ship that strikes her colours shows it
+        result = command.command_phase(
+            state.divisions,
+            merged,
+            state.logs,
+            state.poses,
+            scale_of(state),
+            state.moved_last_m,
+            dice,
+            events,
+            planned=moves,
+        )
     state.divisions = dict(result.divisions)
     state.plans = {name: tuple(o) for name, o in result.movement_orders.items()}
     state.moves = dict(result.plans)
@@ -623,6 +626,14 @@ class Ruleset:
     def view(self, game: Game[Bf1900State, SideView], side: str, since: int = 0) -> SideView:
         """The side's view (:mod:`battleline.rulesets.bf1900.view`)."""
         return side_view(game, side, since)
+
+    def secrets(self, state: Any, side: str) -> set[str]:
+        """What must not reach ``side`` now (:func:`~battleline.rulesets.bf1900.secrets.
+        secrets_for`): enemy coordinates and logs, true ranges, torpedo counts, enemy orders.
+
+        ``state`` is a :class:`Bf1900State`; typed loosely, like ``end_turn``, so that a ruleset
+        built on this one (TGD) may name its own state type when it overrides this."""
+        return secrets_for(state, side)
 
     def fates(self, state: Bf1900State) -> tuple[ShipFate, ...]:
         """Each ship's fate by :func:`ship_fate`, with speed, flooding, fires and DC dice."""

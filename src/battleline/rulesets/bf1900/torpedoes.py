@@ -512,8 +512,8 @@ def _check_launch(
     distance = run_length(run)
     if distance > mount.range_m + 1e-6:
         raise IllegalOrderError(
-            f"torpedo launch {who}: {launch.target} is {distance:,.0f} m away, beyond the "
-            f"{mount.key} torpedoes' range of {mount.range_m:,.0f} m (REF-BF6-18)"
+            f"torpedo launch {who}: {launch.target} is beyond the {mount.key} torpedoes' "
+            f"range of {mount.range_m:,.0f} m (REF-BF6-18)"
         )
     if land_blocks(run, land):
         raise IllegalOrderError(
@@ -574,16 +574,31 @@ def resolve_torpedoes(
         arc = bearing_arc(mount, here.bearing_to(there.x, there.y))
         side = launching_side(mount, arc or launch_arcs(mount)[0])
         distance = run_length(torpedo_run(here, there, _base(scale, logs[launch.target])))
+        # The firer's own record (tubes, count, torpedoes left); the launch itself shows across
+        # the table, without counts; the length of the run (a true range) is the umpire's.
         events.emit(
             EventKind.TORPEDO_LAUNCH,
             f"{launch.firer} launches {launch.count} torpedo(es) from {mount.key} tubes "
-            f"({side}) at {launch.target}, {distance:,.0f} m; "
-            f"{log.torpedoes_left[mount.key]} left",
+            f"({side}) at {launch.target}; {log.torpedoes_left[mount.key]} left",
             ship=launch.firer,
             target=launch.target,
             mount=mount.key,
             count=launch.count,
             launch_side=side,
+        )
+        events.emit(
+            EventKind.TORPEDO_LAUNCH,
+            f"{launch.firer} launches torpedoes at {launch.target}",
+            ship=launch.firer,
+            public=True,
+            target=launch.target,
+        )
+        events.emit(
+            EventKind.NOTE,
+            f"umpire: {launch.firer}'s torpedoes run {distance:,.0f} m to {launch.target}",
+            firer=launch.firer,
+            target=launch.target,
+            run_m=distance,
         )
     hits: list[TorpedoHit] = []
     for launch in launches:
@@ -611,16 +626,20 @@ def _run(
     shallow = runs_shallow(firer.cls)
     here, there = poses[launch.firer], poses[launch.target]
     depth = "shallow" if shallow else "normal depth"
+    # The run and its dice are the firer's; whether it hit shows to everyone (issue 11 §3).
+    firer_side = logs[launch.firer].side or None
     if passes_under(shallow, target.cls.size, runs_under):
         events.emit(
             EventKind.TORPEDO_MISS,
             f"{launch.firer}'s torpedo at {launch.target} runs under it "
             f"(size {target.cls.size}, {depth}; BF6-TORP-07)",
             ship=launch.target,
+            side=firer_side,
             firer=launch.firer,
             mount=mount.key,
             reason="depth",
         )
+        _seen(events, launch, hit=False)
         return None
     at_anchor = harbour is True or (not isinstance(harbour, bool) and launch.target in harbour)
     course: Course = "stationary_nets" if at_anchor else course_relation(here, there)
@@ -634,6 +653,7 @@ def _run(
             f"{launch.firer}: torpedo at {launch.target}, {label} {aspect}, needs {need}, "
             f"rolls {roll} → miss",
             ship=launch.target,
+            side=firer_side,
             firer=launch.firer,
             mount=mount.key,
             reason="roll",
@@ -642,6 +662,7 @@ def _run(
             need=need,
             roll=roll,
         )
+        _seen(events, launch, hit=False)
         return None
     side = embattled_side(there.bearing_to(here.x, here.y))
     events.emit(
@@ -649,6 +670,7 @@ def _run(
         f"{launch.firer}: torpedo at {launch.target}, {label} {aspect}, needs {need}, "
         f"rolls {roll} → hit from {side.value} ({depth}, size {mount.size})",
         ship=launch.target,
+        side=firer_side,
         firer=launch.firer,
         mount=mount.key,
         course=course,
@@ -658,7 +680,21 @@ def _run(
         embattled=side.value,
         shallow=shallow,
     )
+    _seen(events, launch, hit=True)
     return TorpedoHit(launch.firer, launch.target, mount.key, mount.size, shallow, side)
+
+
+def _seen(events: EventLog, launch: TorpedoLaunch, *, hit: bool) -> None:
+    """What everyone at the table sees of one torpedo's end: a hit or a miss, no dice."""
+    events.emit(
+        EventKind.TORPEDO_HIT if hit else EventKind.TORPEDO_MISS,
+        f"{launch.target} is hit by a torpedo from {launch.firer}"
+        if hit
+        else f"a torpedo from {launch.firer} misses {launch.target}",
+        ship=launch.target,
+        public=True,
+        firer=launch.firer,
+    )
 
 
 def max_torpedo_range(log: ShipLog) -> float:

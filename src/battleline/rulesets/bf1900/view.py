@@ -1,9 +1,12 @@
 """A Battlefleet 1900 side's view: its own ships in full, the enemy as seen from the bridge.
 
 :func:`side_view` is the bf1900 ruleset's view function (the 1D12 edition and TGD use it too).
-A side gets its own ships' logs, poses and sealed orders; of the enemy only what shows across
-the table: where each ship is, her heading, whether she burns, sinks or has struck. Events reach
-it through :meth:`Game.events_for` (its own, those shown to it, the public ones).
+A side gets its own ships' logs, poses and sealed orders; of the enemy only its contacts
+(:func:`~battleline.rulesets.bf1900.observation.contacts_for`: where each ship appears to be, her
+heading, whether she burns, sinks or has struck). Events reach it only through
+:meth:`Game.events_for`: its own, those shown to it (the dice of its own shells, Damage Step
+Two) and the public ones (markers and outward signs, ``outward.py``). Nothing else of the state is
+read for the enemy; ``secrets.secrets_for`` lists what must never appear here.
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ from battleline.rulesets.bf1900.damage.flooding import resolve_flood_hit
 from battleline.rulesets.bf1900.damage.step1 import rolls_critical
 from battleline.rulesets.bf1900.damage.step4 import count_down, update_listing
 from battleline.rulesets.bf1900.hits import Aspect, ShellSet, TorpedoHit
+from battleline.rulesets.bf1900.outward import announced, firing_side
 from battleline.rulesets.bf1900.ship import FloodLevel
 from battleline.rulesets.bf1900.shiplog import ShipLog, SinkingState
 from battleline.rulesets.bf1900_12.charts import DIE, Charts12
@@ -177,7 +178,9 @@ def resolve_shell_set(
         return
     first = rounds[0]
     what = f"{first.firer} {first.calibre_cm:g} cm"
-    faces = dice.rolls(len(rounds), DIE, f"{what} shell hits", ship=log.name)
+    firers = firing_side(events, first.firer)  # it rolls its shells and reads the codes
+    with events.shown_to(*firers):
+        faces = dice.rolls(len(rounds), DIE, f"{what} shell hits", ship=log.name)
     armour = armour_value(log.cls, first.aspect)
     penetrating: list[int] = []
     for shells, face in zip(rounds, faces, strict=True):
@@ -185,18 +188,19 @@ def resolve_shell_set(
         codes = charts.shell_damage(column, face)
         if column.penetrating:
             penetrating.append(face)
-        events.emit(
-            EventKind.DAMAGE,
-            f"{log.name}: {shells.calibre_cm:g} cm round from {shells.firer} (penetration "
-            f"{shells.penetration} vs armour {armour}, {column.portion} column {column.name}) "
-            f"rolls {face} → {', '.join(codes) or '-'}",
-            ship=log.name,
-            firer=shells.firer,
-            portion=column.portion,
-            column=column.name,
-            roll=face,
-            codes=list(codes),
-        )
+        with events.shown_to(*firers):
+            events.emit(
+                EventKind.DAMAGE,
+                f"{log.name}: {shells.calibre_cm:g} cm round from {shells.firer} (penetration "
+                f"{shells.penetration} vs armour {armour}, {column.portion} column "
+                f"{column.name}) rolls {face} → {', '.join(codes) or '-'}",
+                ship=log.name,
+                firer=shells.firer,
+                portion=column.portion,
+                column=column.name,
+                roll=face,
+                codes=list(codes),
+            )
         if codes:
             ctx = context(
                 charts,
@@ -209,13 +213,15 @@ def resolve_shell_set(
             apply_codes(log, codes, ctx)
     bonus = bonus_rolls(penetrating)
     if bonus:
-        events.emit(
-            EventKind.DAMAGE,
-            f"{log.name}: doubles in {what}'s set → {bonus} bonus Misc roll"
-            f"{'s' * (bonus > 1)} (BF12C-SHL-07)",
-            ship=log.name,
-            bonus=bonus,
-        )
+        with events.shown_to(*firers):
+            events.emit(
+                EventKind.DAMAGE,
+                f"{log.name}: doubles in {what}'s set → {bonus} bonus Misc roll"
+                f"{'s' * (bonus > 1)} (BF12C-SHL-07)",
+                ship=log.name,
+                firer=first.firer,
+                bonus=bonus,
+            )
         ctx = context(charts, dice, events, aspect=first.aspect, cause="misc")
         for _ in range(bonus):
             apply_codes(log, ["MISC"], ctx)
@@ -384,18 +390,22 @@ def run_damage_phase(
     pools = {name: dc_pool(log) for name, log in logs.items()}
     before = guns_before(logs)
     for number, title in enumerate(STEPS, start=1):
-        events.emit(EventKind.PHASE, f"Damage {title}", step=number)
-        if number == 1:
-            for log in logs.values():
-                fire_and_flooding(log, charts, dice, events)
-        elif number == 2:
-            resolve_hits(logs, shell_sets, torpedo_hits, before, charts, dice, events)
-        elif number == 3:
-            for name, log in logs.items():
-                run_step_three(log, declarations.get(name, ()), pools[name], charts, dice, events)
-        else:
-            for log in logs.values():
-                run_step_four(log, charts, dice, events)
+        events.emit(EventKind.PHASE, f"Damage {title}", public=True, step=number)
+        # Each step ends by telling everyone what shows (issue 11 §3; ``bf1900.outward``).
+        with announced(logs, events):
+            if number == 1:
+                for log in logs.values():
+                    fire_and_flooding(log, charts, dice, events)
+            elif number == 2:
+                resolve_hits(logs, shell_sets, torpedo_hits, before, charts, dice, events)
+            elif number == 3:
+                for name, log in logs.items():
+                    run_step_three(
+                        log, declarations.get(name, ()), pools[name], charts, dice, events
+                    )
+            else:
+                for log in logs.values():
+                    run_step_four(log, charts, dice, events)
 
 
 __all__ = [

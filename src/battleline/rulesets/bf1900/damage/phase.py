@@ -22,6 +22,7 @@ from battleline.rulesets.bf1900.damage.step2 import resolve_hits
 from battleline.rulesets.bf1900.damage.step3 import resolve_damage_control, usable_declarations
 from battleline.rulesets.bf1900.damage.step4 import run_step_four
 from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
+from battleline.rulesets.bf1900.outward import announced
 from battleline.rulesets.bf1900.shells import NavyShells
 from battleline.rulesets.bf1900.shiplog import ShipLog
 
@@ -49,7 +50,7 @@ STEPS = (
 
 
 def _step(events: EventLog, number: int) -> None:
-    events.emit(EventKind.PHASE, f"Damage {STEPS[number - 1]}", step=number)
+    events.emit(EventKind.PHASE, f"Damage {STEPS[number - 1]}", public=True, step=number)
 
 
 def run_damage_phase(
@@ -72,25 +73,31 @@ def run_damage_phase(
     for log in logs.values():
         log.counterflood_locked.clear()  # a failed counterflood locks a zone for one phase only
 
+    # Every step ends by telling the table what shows of the ships it changed (burning, stopped,
+    # listing, sinking, gone under); the logs themselves stay their owners' (issue 11 §3).
     _step(events, 1)
-    for log in logs.values():
-        fire_and_flooding(log, charts, dice, events, apply_codes)
+    with announced(logs, events):
+        for log in logs.values():
+            fire_and_flooding(log, charts, dice, events, apply_codes)
 
     _step(events, 2)
-    resolve_hits(logs, shell_sets, torpedo_hits, charts, dice, events, apply_codes, navy_shells)
+    with announced(logs, events):
+        resolve_hits(logs, shell_sets, torpedo_hits, charts, dice, events, apply_codes, navy_shells)
 
     _step(events, 3)
     for name in declarations:
         if name not in logs:
             events.emit(EventKind.NOTE, f"damage control for unknown ship {name!r} ignored")
-    for name, log in logs.items():
-        run_step_three(
-            log, declarations.get(name, ()), charts, dice, events, settings.dice_per_event
-        )
+    with announced(logs, events):
+        for name, log in logs.items():
+            run_step_three(
+                log, declarations.get(name, ()), charts, dice, events, settings.dice_per_event
+            )
 
     _step(events, 4)
-    for log in logs.values():
-        run_step_four(log, charts, dice, events, dc_bonus=settings.sink_roll_dc_bonus)
+    with announced(logs, events):
+        for log in logs.values():
+            run_step_four(log, charts, dice, events, dc_bonus=settings.sink_roll_dc_bonus)
 
 
 def run_step_three(

@@ -30,6 +30,7 @@ from battleline.rulesets.bf1900.charts import Charts, ShellTable
 from battleline.rulesets.bf1900.damage.context import ApplyCodes, DamageContext
 from battleline.rulesets.bf1900.damage.flooding import resolve_flood_hit
 from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
+from battleline.rulesets.bf1900.outward import firing_side
 from battleline.rulesets.bf1900.shells import NavyShells, ShellQuality
 from battleline.rulesets.bf1900.ship import Rating
 from battleline.rulesets.bf1900.shiplog import ShipLog
@@ -80,36 +81,40 @@ def resolve_shell_set(
         return
     ammo = shells.ammo.value
     what = f"{shells.firer} {shells.mounting} ({shells.calibre_cm:g} cm {ammo})"
-    faces = dice.rolls(shells.rounds, 6, f"{what} hit location", ship=log.name)
-    table = charts.table(shells.ammo)
-    located = [table.location(f) for f in faces]
-    hits = [loc for loc in located if loc is not None]
-    tally = ", ".join(
-        f"{n} {word}"
-        for word, n in (
-            ("vitals", located.count("vitals")),
-            ("upperworks", located.count("upperworks")),
-            ("miss" if located.count(None) == 1 else "misses", located.count(None)),
+    # The firing side rolls its own shells on the hit table and reads the codes (issue 11 §3);
+    # what the codes do to the target's log stays the target's (``apply`` runs outside).
+    firers = firing_side(events, shells.firer)
+    with events.shown_to(*firers):
+        faces = dice.rolls(shells.rounds, 6, f"{what} hit location", ship=log.name)
+        table = charts.table(shells.ammo)
+        located = [table.location(f) for f in faces]
+        hits = [loc for loc in located if loc is not None]
+        tally = ", ".join(
+            f"{n} {word}"
+            for word, n in (
+                ("vitals", located.count("vitals")),
+                ("upperworks", located.count("upperworks")),
+                ("miss" if located.count(None) == 1 else "misses", located.count(None)),
+            )
+            if n
         )
-        if n
-    )
-    events.emit(
-        EventKind.HIT,
-        f"{log.name}: {shells.rounds} round{'s' * (shells.rounds != 1)} from {what} roll "
-        f"{' '.join(map(str, faces))} → {tally}",
-        ship=log.name,
-        firer=shells.firer,
-        mounting=shells.mounting,
-        ammo=ammo,
-        faces=list(faces),
-        hits=len(hits),
-    )
-    if hits and quality is not None and quality.dud_on > 0:
-        hits = _fuzes(log, shells, what, hits, quality, dice, events)
-    if not hits:
-        return
-    shift = quality.column_shift if quality is not None else 0
-    damage = dice.rolls(len(hits), 6, f"{what} damage", ship=log.name)
+        events.emit(
+            EventKind.HIT,
+            f"{log.name}: {shells.rounds} round{'s' * (shells.rounds != 1)} from {what} roll "
+            f"{' '.join(map(str, faces))} → {tally}",
+            ship=log.name,
+            firer=shells.firer,
+            mounting=shells.mounting,
+            ammo=ammo,
+            faces=list(faces),
+            hits=len(hits),
+        )
+        if hits and quality is not None and quality.dud_on > 0:
+            hits = _fuzes(log, shells, what, hits, quality, dice, events)
+        if not hits:
+            return
+        shift = quality.column_shift if quality is not None else 0
+        damage = dice.rolls(len(hits), 6, f"{what} damage", ship=log.name)
     ctx = DamageContext(
         charts,
         dice,
@@ -125,19 +130,20 @@ def resolve_shell_set(
             col = columns[location] = _column(log, shells, charts, table, location, shift)
         armour, pct, index, column = col
         codes = table.damage(location, index, roll)
-        events.emit(
-            EventKind.DAMAGE,
-            f"{log.name}: {ammo} hit on the {location} (penetration "
-            f"{shells.penetration} vs armour {armour}, {_pct(pct)}, column {column}) rolls "
-            f"{roll} → {', '.join(codes) or '-'}",
-            ship=log.name,
-            firer=shells.firer,
-            location=location,
-            differential=pct if pct != float("inf") else None,
-            column=column,
-            roll=roll,
-            codes=list(codes),
-        )
+        with events.shown_to(*firers):
+            events.emit(
+                EventKind.DAMAGE,
+                f"{log.name}: {ammo} hit on the {location} (penetration "
+                f"{shells.penetration} vs armour {armour}, {_pct(pct)}, column {column}) rolls "
+                f"{roll} → {', '.join(codes) or '-'}",
+                ship=log.name,
+                firer=shells.firer,
+                location=location,
+                differential=pct if pct != float("inf") else None,
+                column=column,
+                roll=roll,
+                codes=list(codes),
+            )
         if codes:
             apply(log, codes, ctx)
 
