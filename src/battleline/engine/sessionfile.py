@@ -25,26 +25,31 @@ from battleline.errors import BattlelineError
 T = TypeVar("T")
 
 
-def save_json_atomic(
-    path: str | Path, data: Mapping[str, Any], error: type[BattlelineError]
-) -> None:
-    """Write ``data`` as JSON, atomically: a crash never leaves half a file.
+def write_atomic(path: str | Path, data: bytes, error: type[BattlelineError]) -> None:
+    """Write ``data`` to ``path`` atomically: a crash never leaves half a file.
 
     A folder that cannot be written raises ``error`` naming the file.
     """
     target = Path(path)
-    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     except OSError as exc:
         raise error(f"{target}: cannot write: {exc.strerror}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def save_json_atomic(
+    path: str | Path, data: Mapping[str, Any], error: type[BattlelineError]
+) -> None:
+    """Write ``data`` as indented UTF-8 JSON with :func:`write_atomic`."""
+    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    write_atomic(path, text.encode("utf-8"), error)
 
 
 def load_json_object(
