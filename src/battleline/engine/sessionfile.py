@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 from battleline.engine.dice import Dice, SeededDice
 from battleline.engine.events import EventLog
@@ -210,3 +210,29 @@ class SessionFile(Generic[T]):
         """Read a session file; a missing or malformed one raises ``error`` naming the file."""
         data = load_json_object(path, self.error, kind=self.kind, missing=self.missing)
         return self.from_dict(data, str(Path(path)))
+
+
+class SavedSession:
+    """Base of a session class whose file is its ``session_file``: ``to_dict``, ``from_dict``,
+    ``save`` and ``load`` all go through that one :class:`SessionFile`."""
+
+    session_file: ClassVar[SessionFile[Any]]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The session as plain JSON, the format and version first."""
+        return self.session_file.to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str = "session") -> Self:
+        """Rebuild a session; a wrong header or malformed field raises the file's error naming
+        ``source`` and the field."""
+        return cast(Self, cls.session_file.from_dict(data, source))
+
+    def save(self, path: str | Path) -> None:
+        """Write the session as JSON, atomically: a crash never leaves half a file."""
+        self.session_file.save(self, path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Self:
+        """Read a session file; a missing or malformed one raises the file's error."""
+        return cast(Self, cls.session_file.load(path))

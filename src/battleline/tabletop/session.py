@@ -24,7 +24,7 @@ import numpy as np
 
 from battleline.engine.dice import Dice, FixedDice
 from battleline.engine.events import EventLog
-from battleline.engine.sessionfile import FileReader, SessionFile, command_dice
+from battleline.engine.sessionfile import FileReader, SavedSession, SessionFile, command_dice
 from battleline.errors import IllegalOrderError, ScenarioError
 from battleline.rulesets.bf1900.charts import Charts, load_charts
 from battleline.rulesets.bf1900.damage.declarations import (
@@ -127,7 +127,7 @@ def parse_ship_spec(spec: str) -> tuple[str, str | None]:
 
 
 @dataclass
-class TabletopSession:
+class TabletopSession(SavedSession):
     """The whole state of a tabletop-assist game between commands."""
 
     ships: dict[str, ShipEntry]
@@ -360,27 +360,6 @@ class TabletopSession:
         self.turn += 1
         return result
 
-    # -- saving -----------------------------------------------------------------------------
-
-    def to_dict(self) -> dict[str, Any]:
-        """The session as plain JSON."""
-        return SESSION_FILE.to_dict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], source: str = "session") -> TabletopSession:
-        """Rebuild a session from :meth:`to_dict`; malformed data raises
-        :class:`SessionFileError` naming ``source`` and the field."""
-        return SESSION_FILE.from_dict(data, source)
-
-    def save(self, path: str | Path) -> None:
-        """Write the session as JSON, atomically: a crash never leaves half a file."""
-        SESSION_FILE.save(self, path)
-
-    @classmethod
-    def load(cls, path: str | Path) -> TabletopSession:
-        """Read a session file; a missing or malformed one raises :class:`SessionFileError`."""
-        return SESSION_FILE.load(path)
-
 
 def _encode(session: TabletopSession) -> dict[str, Any]:
     return {
@@ -461,7 +440,7 @@ def _decode(reader: FileReader) -> TabletopSession:
     )
 
 
-SESSION_FILE: SessionFile[TabletopSession] = SessionFile(
+TabletopSession.session_file = SessionFile(
     format=FORMAT,
     version=VERSION,
     kind="tabletop session",

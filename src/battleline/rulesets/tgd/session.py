@@ -9,14 +9,13 @@ the same seed and the same actions give the same cards.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from battleline.engine.dice import Dice
 from battleline.engine.events import EventLog
-from battleline.engine.sessionfile import FileReader, SessionFile, command_dice
+from battleline.engine.sessionfile import FileReader, SavedSession, SessionFile, command_dice
 from battleline.errors import ScenarioError, UnknownNameError
 from battleline.rulesets.tgd.card import ShipCard, load_card
 from battleline.rulesets.tgd.cardlog import CardLog
@@ -74,7 +73,7 @@ def format_order(firer: str, target: str, order: FireOrder) -> str:
 
 
 @dataclass
-class TgdSession:
+class TgdSession(SavedSession):
     """The whole state of a TGD game between commands."""
 
     logs: dict[str, CardLog]
@@ -150,26 +149,6 @@ class TgdSession:
         self.phase += 1
         return self.phase
 
-    # -- saving -----------------------------------------------------------------------------
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON, cards by name or file."""
-        return SESSION_FILE.to_dict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], source: str = "session") -> TgdSession:
-        """Rebuild a session; anything malformed raises :class:`SessionFileError`."""
-        return SESSION_FILE.from_dict(data, source)
-
-    def save(self, path: str | Path) -> None:
-        """Write the session as JSON, atomically."""
-        SESSION_FILE.save(self, path)
-
-    @classmethod
-    def load(cls, path: str | Path) -> TgdSession:
-        """Read a session file; a missing or malformed one raises :class:`SessionFileError`."""
-        return SESSION_FILE.load(path)
-
 
 def _encode(session: TgdSession) -> dict[str, Any]:
     return {
@@ -217,7 +196,7 @@ def _decode(reader: FileReader) -> TgdSession:
     )
 
 
-SESSION_FILE: SessionFile[TgdSession] = SessionFile(
+TgdSession.session_file = SessionFile(
     format=FORMAT,
     version=VERSION,
     kind="TGD session",
