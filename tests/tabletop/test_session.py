@@ -335,3 +335,43 @@ def test_dc_for_an_unknown_ship_and_hits_on_a_sunk_ship_are_refused() -> None:
     s.logs["Oslyabya"].sunk = True
     _rejects(s, [], r"target Oslyabya has already gone under", "Oslyabya <- Mikasa A 1 b1 port")
     _rejects(s, [], r"firer Oslyabya has already gone under", "Mikasa <- Oslyabya A 1 b1 port")
+
+
+# -- files written before the shared SessionFile class ----------------------------------------
+
+OLD_FILES = Path(__file__).parent.parent / "data" / "sessions"
+
+
+@pytest.mark.parametrize("name", ["tabletop-v1.json", "tabletop-scenario-v1.json"])
+def test_BF6_GEN_04_a_file_from_the_earlier_code_loads_and_saves_byte_for_byte(
+    tmp_path: Path, name: str
+) -> None:
+    old = OLD_FILES / name
+    session = TabletopSession.load(old)
+    session.save(tmp_path / name)
+    assert (tmp_path / name).read_bytes() == old.read_bytes()
+
+
+def test_an_old_file_continues_the_game_as_an_unbroken_session() -> None:
+    """``tabletop-v1.json`` was written after one Damage Phase of ``HITS`` (seed 3) and one report;
+    the dice restored from its seed and draw count give the same next turn."""
+    saved = TabletopSession.load(OLD_FILES / "tabletop-v1.json")
+    straight = TabletopSession.new(
+        [("Mikasa", None, None), ("Fuji", None, "Togo"), ("Oslyabya", None, None)], seed=3
+    )
+    straight.damage_phase(parse_hits(HITS), {})
+    straight.report(parse_hits("Oslyabya <- Fuji A 2 AP b2 port"))
+    assert saved.to_dict() == straight.to_dict()
+    assert saved.draws == straight.draws > 0
+    events_saved = saved.damage_phase([], {}).events
+    events_straight = straight.damage_phase([], {}).events
+    assert [e.text for e in events_saved] == [e.text for e in events_straight]
+    assert saved.to_dict() == straight.to_dict() and saved.turn == 3
+
+
+def test_a_scenario_session_file_keeps_divisions_and_the_players_own_rolls() -> None:
+    session = TabletopSession.load(OLD_FILES / "tabletop-scenario-v1.json")
+    assert session.scenario == "tiny-duel"
+    assert session.ships["Kasagi"].division == "Red cruiser"
+    record = session.history[0]
+    assert record.own_dice and record.rolls == (4, 2, 6, 1, 3, 5) and session.draws == 6

@@ -22,10 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from battleline.engine.dice import Dice, FixedDice, SeededDice
+from battleline.engine.dice import Dice, FixedDice
 from battleline.engine.events import EventLog
-from battleline.engine.sessionfile import load_json_object, replay_dice, save_json_atomic
-from battleline.errors import BattlelineError, IllegalOrderError, ScenarioError, UnknownNameError
+from battleline.engine.sessionfile import FileReader, SavedSession, SessionFile, command_dice
+from battleline.errors import IllegalOrderError, ScenarioError
 from battleline.rulesets.bf1900.charts import Charts, load_charts
 from battleline.rulesets.bf1900.damage.declarations import (
     DCDeclaration,
@@ -127,7 +127,7 @@ def parse_ship_spec(spec: str) -> tuple[str, str | None]:
 
 
 @dataclass
-class TabletopSession:
+class TabletopSession(SavedSession):
     """The whole state of a tabletop-assist game between commands."""
 
     ships: dict[str, ShipEntry]
@@ -307,10 +307,6 @@ class TabletopSession:
 
     # -- the Damage Phase -------------------------------------------------------------------
 
-    def dice(self, events: EventLog) -> SeededDice:
-        """Seeded dice advanced past the draws already made, narrating into ``events``."""
-        return replay_dice(self.seed, self.draws, events)
-
     def damage_phase(
         self,
         reports: Sequence[HitReport],
@@ -338,152 +334,118 @@ class TabletopSession:
         for name, log in logs.items():
             log.rof_half_fired_last_turn = set(checked.rof_half.get(name, ()))
         own_dice = dice is not None
-        events = EventLog()
-        events.turn, events.phase = self.turn, "damage"
-        if dice is None:
-            dice = self.dice(events)
-        else:
-            dice.log = events
-        start = dice.draws
+        roll = command_dice(self.seed, self.draws, turn=self.turn, phase="damage", given=dice)
+        events = roll.events
         run_damage_phase(
-            logs, shells, torpedoes, declarations, charts, dice, events, settings=self.settings
+            logs, shells, torpedoes, declarations, charts, roll.dice, events, settings=self.settings
         )
-        used = dice.draws - start
-        history = dice.history if own_dice and isinstance(dice, FixedDice) else []
+        used = roll.used
+        history = roll.dice.history if own_dice and isinstance(roll.dice, FixedDice) else []
         rolls = tuple(r.value for r in history[len(history) - used :])
         record = TurnRecord(
             turn=self.turn,
             hits=(*self.pending_hits, *(format_hit(r) for r in reports)),
             declarations={n: format_declarations(d) for n, d in declarations.items() if d},
             first_draw=self.draws,
-            draws=dice.draws - start,
+            draws=used,
             events=tuple(e.text for e in events),
             launches=(*self.pending_launches, *(format_launch(x) for x in launches)),
             own_dice=own_dice,
             rolls=rolls,
         )
-        self.logs, self.draws = logs, self.draws + dice.draws - start
+        self.logs, self.draws = logs, self.draws + used
         self.pending_hits, self.pending_launches, self.friendly_fire = [], [], []
         self.history.append(record)
         result = PhaseResult(self.turn, events)
         self.turn += 1
         return result
 
-    # -- saving -----------------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
-        """The session as plain JSON."""
-        return {
-            "format": FORMAT,
-            "version": VERSION,
-            "ruleset": RULESET,
-            "turn": self.turn,
-            "seed": self.seed,
-            "draws": self.draws,
-            "charts": self.charts_path,
-            "settings": {
-                "sink_roll_dc_bonus": self.settings.sink_roll_dc_bonus,
-                "dice_per_event": self.settings.dice_per_event,
-            },
-            "scenario": self.scenario,
-            "scale": self.scale,
-            "ships": [e.to_dict() for e in self.ships.values()],
-            "logs": {name: log.to_dict() for name, log in self.logs.items()},
-            "pending": {
-                "hits": list(self.pending_hits),
-                "launches": list(self.pending_launches),
-                "friendly_fire": [list(p) for p in self.friendly_fire],
-            },
-            "history": [r.to_dict() for r in self.history],
-        }
+def _encode(session: TabletopSession) -> dict[str, Any]:
+    return {
+        "ruleset": RULESET,
+        "turn": session.turn,
+        "seed": session.seed,
+        "draws": session.draws,
+        "charts": session.charts_path,
+        "settings": {
+            "sink_roll_dc_bonus": session.settings.sink_roll_dc_bonus,
+            "dice_per_event": session.settings.dice_per_event,
+        },
+        "scenario": session.scenario,
+        "scale": session.scale,
+        "ships": [e.to_dict() for e in session.ships.values()],
+        "logs": {name: log.to_dict() for name, log in session.logs.items()},
+        "pending": {
+            "hits": list(session.pending_hits),
+            "launches": list(session.pending_launches),
+            "friendly_fire": [list(p) for p in session.friendly_fire],
+        },
+        "history": [r.to_dict() for r in session.history],
+    }
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], source: str = "session") -> TabletopSession:
-        """Rebuild a session from :meth:`to_dict`; malformed data raises
-        :class:`SessionFileError` naming ``source`` and the field."""
 
-        def fail(field_name: str, reason: str) -> SessionFileError:
-            return SessionFileError(f"{source}: field {field_name!r}: {reason}")
-
-        if data.get("format") != FORMAT:
-            raise fail("format", f"not a battleline tabletop session (expected {FORMAT!r})")
-        if data.get("version") != VERSION:
-            raise fail("version", f"version {data.get('version')!r} is not supported ({VERSION})")
-        try:
-            ships: dict[str, ShipEntry] = {}
-            logs: dict[str, ShipLog] = {}
-            for raw in data["ships"]:
-                division = raw.get("division")
-                entry = ShipEntry(
-                    str(raw["name"]),
-                    str(raw["class"]),
-                    str(raw["side"]),
-                    None if division is None else str(division),
-                )
-                try:
-                    ship_class = get_ship_class(entry.class_name)
-                except UnknownNameError as exc:
-                    raise fail(f"ships.{entry.name}.class", str(exc)) from None
-                try:
-                    logs[entry.name] = ShipLog.from_dict(data["logs"][entry.name], ship_class)
-                except KeyError:
-                    raise fail(f"logs.{entry.name}", "missing") from None
-                except ValueError as exc:
-                    raise fail(f"logs.{entry.name}", str(exc)) from None
-                ships[entry.name] = entry
-            settings = DamageSettings(
-                bool(data["settings"]["sink_roll_dc_bonus"]),
-                int(data["settings"]["dice_per_event"]),
-            )
-            history = [
-                TurnRecord(
-                    int(r["turn"]),
-                    tuple(r["hits"]),
-                    dict(r["declarations"]),
-                    int(r["first_draw"]),
-                    int(r["draws"]),
-                    tuple(r["events"]),
-                    tuple(str(x) for x in r.get("launches", ())),
-                    bool(r.get("own_dice", False)),
-                    tuple(int(v) for v in r.get("rolls", ())),
-                )
-                for r in data.get("history", [])
-            ]
-            pending = data.get("pending") or {}
-            charts = data.get("charts")
-            session = cls(
-                ships,
-                logs,
-                int(data["seed"]),
-                turn=int(data["turn"]),
-                draws=int(data["draws"]),
-                charts_path=None if charts is None else str(charts),
-                settings=settings,
-                history=history,
-                scenario=None if data.get("scenario") is None else str(data["scenario"]),
-                scale=str(data.get("scale", "small")),
-                pending_hits=[str(x) for x in pending.get("hits", [])],
-                pending_launches=[str(x) for x in pending.get("launches", [])],
-                friendly_fire=[(str(a), str(b)) for a, b in pending.get("friendly_fire", [])],
-            )
-        except KeyError as exc:
-            raise fail(str(exc.args[0]), "missing") from None
-        except (TypeError, ValueError, AttributeError) as exc:
-            if isinstance(exc, BattlelineError):
-                raise
-            raise fail("(file)", f"malformed: {exc}") from None
-        if session.turn < 1 or session.draws < 0 or session.seed < 0:
-            raise fail("turn", "the turn must be 1 or more, the seed and draws 0 or more")
-        return session
-
-    def save(self, path: str | Path) -> None:
-        """Write the session as JSON, atomically: a crash never leaves half a file."""
-        save_json_atomic(path, self.to_dict(), SessionFileError)
-
-    @classmethod
-    def load(cls, path: str | Path) -> TabletopSession:
-        """Read a session file; a missing or malformed one raises :class:`SessionFileError`."""
-        data = load_json_object(
-            path, SessionFileError, kind="tabletop session", missing="no such session file"
+def _decode(reader: FileReader) -> TabletopSession:
+    data = reader.data
+    ships: dict[str, ShipEntry] = {}
+    logs: dict[str, ShipLog] = {}
+    for raw in data["ships"]:
+        division = raw.get("division")
+        entry = ShipEntry(
+            str(raw["name"]),
+            str(raw["class"]),
+            str(raw["side"]),
+            None if division is None else str(division),
         )
-        return cls.from_dict(data, str(Path(path)))
+        with reader.field(f"ships.{entry.name}.class"):
+            ship_class = get_ship_class(entry.class_name)
+        with reader.field(f"logs.{entry.name}"):
+            logs[entry.name] = ShipLog.from_dict(data["logs"][entry.name], ship_class)
+        ships[entry.name] = entry
+    settings = DamageSettings(
+        bool(data["settings"]["sink_roll_dc_bonus"]),
+        int(data["settings"]["dice_per_event"]),
+    )
+    history = [
+        TurnRecord(
+            int(r["turn"]),
+            tuple(r["hits"]),
+            dict(r["declarations"]),
+            int(r["first_draw"]),
+            int(r["draws"]),
+            tuple(r["events"]),
+            tuple(str(x) for x in r.get("launches", ())),
+            bool(r.get("own_dice", False)),
+            tuple(int(v) for v in r.get("rolls", ())),
+        )
+        for r in data.get("history", [])
+    ]
+    pending = data.get("pending") or {}
+    charts = data.get("charts")
+    seed, draws, turn = reader.counts()
+    return TabletopSession(
+        ships,
+        logs,
+        seed,
+        turn=turn,
+        draws=draws,
+        charts_path=None if charts is None else str(charts),
+        settings=settings,
+        history=history,
+        scenario=None if data.get("scenario") is None else str(data["scenario"]),
+        scale=str(data.get("scale", "small")),
+        pending_hits=[str(x) for x in pending.get("hits", [])],
+        pending_launches=[str(x) for x in pending.get("launches", [])],
+        friendly_fire=[(str(a), str(b)) for a, b in pending.get("friendly_fire", [])],
+    )
+
+
+TabletopSession.session_file = SessionFile(
+    format=FORMAT,
+    version=VERSION,
+    kind="tabletop session",
+    counter="turn",
+    error=SessionFileError,
+    encode=_encode,
+    decode=_decode,
+)

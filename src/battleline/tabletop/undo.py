@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from battleline.engine.sessionfile import write_atomic
 from battleline.errors import ScenarioError
 
 FORMAT = "battleline-tabletop-undo"
@@ -55,27 +54,15 @@ def _load(session: Path) -> list[dict[str, Any]]:
     return steps
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    except OSError as exc:
-        raise UndoError(f"{path}: cannot write: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _save(session: Path, steps: list[dict[str, Any]]) -> None:
     path = undo_path(session)
     if not steps:
         path.unlink(missing_ok=True)
         return
     body = {"format": FORMAT, "version": VERSION, "steps": steps[-DEPTH:]}
-    _write_atomic(path, (json.dumps(body, ensure_ascii=True, indent=1) + "\n").encode("ascii"))
+    write_atomic(
+        path, (json.dumps(body, ensure_ascii=True, indent=1) + "\n").encode("ascii"), UndoError
+    )
 
 
 def push(session: Path, before: bytes, command: str) -> None:
@@ -112,6 +99,6 @@ def undo(session: Path) -> str:
             f"{session}: the file was changed after {last['command']!r} by something else; "
             "undo would lose that change, so it is refused"
         )
-    _write_atomic(session, str(last["before"]).encode("utf-8", "surrogateescape"))
+    write_atomic(session, str(last["before"]).encode("utf-8", "surrogateescape"), UndoError)
     _save(session, steps[:-1])
     return str(last["command"])

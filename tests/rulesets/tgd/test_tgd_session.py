@@ -80,7 +80,7 @@ def test_bad_session_files_name_the_field(tmp_path: Path) -> None:
     data = session.to_dict()
     data["ships"]["Pelayo"]["log"]["lost"] = [[9, 9]]
     path.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(SessionFileError, match="no such battery"):
+    with pytest.raises(SessionFileError, match=r"field 'ships\.Pelayo'.*no such battery"):
         TgdSession.load(path)
     data = session.to_dict()
     data["format"] = "other"
@@ -134,3 +134,28 @@ def test_cli_cards_lists_the_pelayo_card() -> None:
     result = runner.invoke(app, ["tgd", "cards"])
     assert result.exit_code == 0
     assert "BB1 Pelayo" in result.output and "fp 5x1, fs 5x1" in result.output
+
+
+OLD_FILE = Path(__file__).parent.parent.parent / "data" / "sessions" / "tgd-v1.json"
+
+
+def test_a_session_file_from_the_earlier_code_loads_saves_and_continues(tmp_path: Path) -> None:
+    """``tgd-v1.json``: seed 11, Mikasa fired strength 6 at Pelayo, then phase 2, Pelayo fired
+    strength 2 at Mikasa. It saves byte for byte, and its dice continue where they stopped."""
+    saved = TgdSession.load(OLD_FILE)
+    saved.save(tmp_path / "again.json")
+    assert (tmp_path / "again.json").read_bytes() == OLD_FILE.read_bytes()
+    straight = TgdSession.new(
+        [("Pelayo", "Pelayo"), ("Mikasa", "Mikasa"), ("Second", "Pelayo")], seed=11
+    )
+    straight.fire("Mikasa", "Pelayo", FireOrder(6, 15.0, 90.0, 270.0))
+    straight.next_phase()
+    straight.fire("Pelayo", "Mikasa", FireOrder(2, 15.0, 0.0, 0.0))
+    assert saved.to_dict() == straight.to_dict() and saved.draws == 7
+    order = FireOrder(6, 15.0, 90.0, 270.0)
+    saved.next_phase()
+    straight.next_phase()
+    _, events_saved = saved.fire("Mikasa", "Second", order)
+    _, events_straight = straight.fire("Mikasa", "Second", order)
+    assert [e.text for e in events_saved] == [e.text for e in events_straight]
+    assert saved.to_dict() == straight.to_dict() and saved.draws > 7

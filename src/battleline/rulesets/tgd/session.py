@@ -9,15 +9,14 @@ the same seed and the same actions give the same cards.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from battleline.engine.dice import Dice, SeededDice
+from battleline.engine.dice import Dice
 from battleline.engine.events import EventLog
-from battleline.engine.sessionfile import load_json_object, replay_dice, save_json_atomic
-from battleline.errors import BattlelineError, ScenarioError, UnknownNameError
+from battleline.engine.sessionfile import FileReader, SavedSession, SessionFile, command_dice
+from battleline.errors import ScenarioError, UnknownNameError
 from battleline.rulesets.tgd.card import ShipCard, load_card
 from battleline.rulesets.tgd.cardlog import CardLog
 from battleline.rulesets.tgd.charts import Charts, load_charts
@@ -74,7 +73,7 @@ def format_order(firer: str, target: str, order: FireOrder) -> str:
 
 
 @dataclass
-class TgdSession:
+class TgdSession(SavedSession):
     """The whole state of a TGD game between commands."""
 
     logs: dict[str, CardLog]
@@ -118,10 +117,6 @@ class TgdSession:
                 return known
         raise UnknownNameError("ship in this session", name, list(self.logs))
 
-    def dice(self, events: EventLog) -> SeededDice:
-        """Seeded dice advanced past the draws already made, narrating into ``events``."""
-        return replay_dice(self.seed, self.draws, events)
-
     def fire(
         self, firer: str, target: str, order: FireOrder, *, dice: Dice | None = None
     ) -> tuple[FireResult, EventLog]:
@@ -132,25 +127,19 @@ class TgdSession:
         a, b = self.ship_name(firer), self.ship_name(target)
         charts = self.charts()
         logs = {name: log.copy() for name, log in self.logs.items()}
-        events = EventLog()
-        events.turn, events.phase = self.phase, "fire"
-        if dice is None:
-            dice = self.dice(events)
-        else:
-            dice.log = events
-        start = dice.draws
-        result = fire(logs[a], logs[b], order, charts=charts, dice=dice, events=events)
-        used = dice.draws - start
+        roll = command_dice(self.seed, self.draws, turn=self.phase, phase="fire", given=dice)
+        events = roll.events
+        result = fire(logs[a], logs[b], order, charts=charts, dice=roll.dice, events=events)
         self.history.append(
             ActionRecord(
                 self.phase,
                 format_order(a, b, order),
                 self.draws,
-                used,
+                roll.used,
                 tuple(e.text for e in events),
             )
         )
-        self.logs, self.draws = logs, self.draws + used
+        self.logs, self.draws = logs, self.draws + roll.used
         return result, events
 
     def next_phase(self) -> int:
@@ -160,78 +149,60 @@ class TgdSession:
         self.phase += 1
         return self.phase
 
-    # -- saving -----------------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON, cards by name or file."""
-        return {
-            "format": FORMAT,
-            "version": VERSION,
-            "seed": self.seed,
-            "phase": self.phase,
-            "draws": self.draws,
-            "charts": self.charts_path,
-            "ships": {
-                name: {"card": self.sources[name], "log": log.to_dict()}
-                for name, log in self.logs.items()
-            },
-            "history": [r.to_dict() for r in self.history],
-        }
+def _encode(session: TgdSession) -> dict[str, Any]:
+    return {
+        "seed": session.seed,
+        "phase": session.phase,
+        "draws": session.draws,
+        "charts": session.charts_path,
+        "ships": {
+            name: {"card": session.sources[name], "log": log.to_dict()}
+            for name, log in session.logs.items()
+        },
+        "history": [r.to_dict() for r in session.history],
+    }
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], source: str = "session") -> TgdSession:
-        """Rebuild a session; anything malformed raises :class:`SessionFileError`."""
 
-        def fail(field_name: str, reason: str) -> SessionFileError:
-            return SessionFileError(f"{source}: field {field_name!r}: {reason}")
-
-        if data.get("format") != FORMAT:
-            raise fail("format", f"not a {FORMAT} session file")
-        if data.get("version") != VERSION:
-            raise fail("version", f"version {data.get('version')!r} is not {VERSION}")
-        logs: dict[str, CardLog] = {}
-        sources: dict[str, str] = {}
-        try:
-            ships = data["ships"]
-            for name, entry in ships.items():
-                card: ShipCard = load_card(str(entry["card"]))
-                logs[str(name)] = CardLog.from_dict(card, entry["log"])
-                sources[str(name)] = str(entry["card"])
-            history = [
-                ActionRecord(
-                    int(r["phase"]),
-                    str(r["text"]),
-                    int(r["first_draw"]),
-                    int(r["draws"]),
-                    tuple(str(t) for t in r["events"]),
-                )
-                for r in data.get("history", [])
-            ]
-            session = cls(
-                logs,
-                sources,
-                int(data["seed"]),
-                phase=int(data["phase"]),
-                draws=int(data["draws"]),
-                charts_path=None if data.get("charts") is None else str(data["charts"]),
-                history=history,
-            )
-        except BattlelineError as exc:
-            raise fail("ships", str(exc)) from None
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            raise fail("(file)", f"malformed: {exc!r}") from None
-        if session.phase < 1 or session.draws < 0 or session.seed < 0:
-            raise fail("phase", "the phase must be 1 or more, the seed and draws 0 or more")
-        return session
-
-    def save(self, path: str | Path) -> None:
-        """Write the session as JSON, atomically."""
-        save_json_atomic(path, self.to_dict(), SessionFileError)
-
-    @classmethod
-    def load(cls, path: str | Path) -> TgdSession:
-        """Read a session file; a missing or malformed one raises :class:`SessionFileError`."""
-        data = load_json_object(
-            path, SessionFileError, kind="TGD session", missing="no such TGD session file"
+def _decode(reader: FileReader) -> TgdSession:
+    data = reader.data
+    logs: dict[str, CardLog] = {}
+    sources: dict[str, str] = {}
+    for name, entry in data["ships"].items():
+        with reader.field(f"ships.{name}"):
+            card: ShipCard = load_card(str(entry["card"]))
+            logs[str(name)] = CardLog.from_dict(card, entry["log"])
+        sources[str(name)] = str(entry["card"])
+    history = [
+        ActionRecord(
+            int(r["phase"]),
+            str(r["text"]),
+            int(r["first_draw"]),
+            int(r["draws"]),
+            tuple(str(t) for t in r["events"]),
         )
-        return cls.from_dict(data, str(Path(path)))
+        for r in data.get("history", [])
+    ]
+    seed, draws, phase = reader.counts()
+    charts = data.get("charts")
+    return TgdSession(
+        logs,
+        sources,
+        seed,
+        phase=phase,
+        draws=draws,
+        charts_path=None if charts is None else str(charts),
+        history=history,
+    )
+
+
+TgdSession.session_file = SessionFile(
+    format=FORMAT,
+    version=VERSION,
+    kind="TGD session",
+    counter="phase",
+    error=SessionFileError,
+    encode=_encode,
+    decode=_decode,
+    missing="no such TGD session file",
+)
