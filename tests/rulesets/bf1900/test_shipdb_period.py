@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from typer.testing import CliRunner
 
 from battleline.cli import app
@@ -106,7 +105,8 @@ def test_merchant_hulls_and_junks_are_hand_set_to_no_flood_protection(name: str)
 def test_converted_values_follow_the_documented_conversion() -> None:
     """docs/ship-values.md by hand: Bayard 5,915 t is size 6 (< 6,000 t); her compound belt of
     250 mm and 200 mm barbettes give vitals (250 + 200) / 25.4 × 0.5 / 2 = 4.43 → 4; 14.5 kn
-    gives six boxes 14.5 … 2.4 (7.25 kn rounds to 7.2: half to even); the 240 mm/19 of 1882 is BL and fires ½ (before 1890)."""
+    gives six boxes 14.5 … 2.4 (7.25 kn rounds to 7.2: half to even); the 240 mm/19 of 1882
+    is BL and fires ½ (before 1890)."""
     bayard = get_ship_class("Bayard")
     assert bayard.size == 6
     assert bayard.armour_vitals == 4
