@@ -115,3 +115,15 @@ def test_BF6_MOV_03_a_move_a_tenth_below_a_box_counts_as_that_box() -> None:
     assert allowance_at(log, scale, m(11.8), top)[1] == pytest.approx(m(12.0))
     assert allowance_at(log, scale, m(10.0), top)[1] == pytest.approx(m(12.0))
     assert allowance_at(log, scale, m(17.95), top)[1] == pytest.approx(m(18.0))
+
+
+def test_BF6_MOV_03_box_boundaries_are_deaf_to_metre_noise() -> None:
+    """A last move a fraction of a metre either side of 11.9 kn (conversion noise, a follower
+    keeping station) reaches the 12 kn box all the same; the comparison is in tenths of a knot."""
+    scale = get_scale("small")
+    log = ShipLog(name="Naniwa", cls=lookup_class("Naniwa"))
+    top = log.speed_knots
+    m = scale.knots_to_m_per_turn
+    for noise in (-0.5, -0.2, 0.0, 0.2, 0.5):
+        assert allowance_at(log, scale, m(11.9) + noise, top)[1] == pytest.approx(m(15.0))
+    assert allowance_at(log, scale, m(11.84), top)[1] == pytest.approx(m(12.0))
