@@ -21,7 +21,7 @@ CLASSES = load_ship_classes()
 ENGAGEMENTS: dict[str, dict[str, list[str]]] = {
     "Foochow 1884": {
         "France": ["Volta", "Duguay-Trouin", "Triomphante", "Villars", "d'Estaing", "Lynx",
-                   "Aspic", "Vipere", "Torpedo boat 45", "Torpedo boat 46"],
+                   "Aspic", "Vipere", "Torpilleur 45", "Torpilleur 46"],
         "China": ["Yangwu", "Fupo", "Yixin", "Chenhang", "Zhenwei", "Fusheng", "Jian Sheng",
                   "Fuxing", "Yongbao", "Feiyun", "Junk 1"],
     },
