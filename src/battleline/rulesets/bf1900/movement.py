@@ -39,6 +39,10 @@ from battleline.rulesets.bf1900.table import Land, footprints
 ARC_STEP_DEG = 3.0
 #: Slack, in metres, when comparing distances built from conversions.
 EPS_M = 1e-6
+#: The resolution of a speed order, knots (``SPD12.5``: tenths). A last move that is, to the
+#: nearest tenth, within this much of a propulsion box counts as having reached that box
+#: (BF6-MOV-03), so an order rounded down to the tenth below a box never costs the ship that box.
+SPEED_RESOLUTION_KN = 0.1
 
 
 # -- speed ---------------------------------------------------------------------------------
@@ -53,7 +57,9 @@ def move_allowance_m(log: ShipLog, scale: Scale, last_move_m: float) -> tuple[fl
     """(minimum, maximum) distance this ship may move this turn, in metres.
 
     * maximum: the top undamaged box (BF6-MOV-01), but no more than the lowest box above last
-      turn's actual move — one box's worth of acceleration (BF6-MOV-03, AMB-09, EX-BF6-03);
+      turn's actual move — one box's worth of acceleration (BF6-MOV-03, AMB-09, EX-BF6-03). A
+      last move within one tenth of a knot (the orders' resolution, :func:`reached_m`) below a
+      box counts as that box, so a ship ordered to full speed each turn works up one box a turn;
     * minimum: ``scale.min_move_fraction`` × last move, never above the maximum (BF6-MOV-06,
       AMB-08: ships carry their way and cannot stop dead in one turn);
     * (0, 0) when dead in the water (BF6-MOV-07) or sinking (BF6-SINK-03).
@@ -72,11 +78,20 @@ def allowance_at(
     if top <= 0 or log.sunk:
         return 0.0, 0.0
     boxes = scale.box_distances_m(log.propulsion.speeds)
-    above = bisect.bisect_right(boxes, last_move_m + EPS_M)  # the lowest box above last move
+    above = bisect.bisect_right(boxes, reached_m(scale, last_move_m))  # lowest box above it
     cap = boxes[above] if above < len(boxes) else boxes[-1]
     maximum = min(cap, top)
     minimum = min(scale.min_move_fraction * last_move_m, maximum)
     return minimum, maximum
+
+
+def reached_m(scale: Scale, last_move_m: float) -> float:
+    """The speed a last move counts as for the box it has reached (BF6-MOV-03), in metres: the
+    move in knots to the nearest tenth (the orders' resolution), plus one tenth. Comparing in
+    tenths makes the rule deaf to metre-sized conversion noise, so an order rounded down to the
+    tenth below a box, or a station-keeping follower a few metres short, still reaches it."""
+    tenths = math.floor(scale.m_per_turn_to_knots(last_move_m) * 10.0 + 0.5) / 10.0
+    return scale.knots_to_m_per_turn(tenths + SPEED_RESOLUTION_KN) + EPS_M
 
 
 def check_move(ship: str, distance_m: float, allowance: tuple[float, float], scale: Scale) -> None:
