@@ -176,8 +176,9 @@ def _invariants(game: Game, seen: dict[str, object]) -> None:
     for name, log in st.logs.items():
         p = log.propulsion
         assert p.destroyed >= 0 and p.damaged >= 0 and p.destroyed + p.damaged <= len(p.speeds)
-        assert len(log.dc_boxes) == log.cls.dc_boxes  # BF6-DC-03
-        assert 0 <= log.dc_dice <= log.cls.dc_boxes
+        if game.ruleset.name == "bf1900":  # the 1D12 edition's dice are its propulsion boxes
+            assert len(log.dc_boxes) == log.cls.dc_boxes  # BF6-DC-03
+            assert 0 <= log.dc_dice <= log.cls.dc_boxes
         assert all(n >= 0 for n in log.torpedoes_left.values())
         assert all(n <= t.tubes for t in log.cls.torpedoes for n in [log.torpedoes_left[t.key]])
         assert all(c.level in FloodLevel for c in log.compartments.values())
