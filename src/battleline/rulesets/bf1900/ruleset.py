@@ -135,19 +135,25 @@ def ship_fate(log: ShipLog) -> str:
     return "damaged" if damaged else "intact"
 
 
+def ship_points(log: ShipLog, scenario: Scenario) -> tuple[float, str]:
+    """The victory points the enemy scores for one ship and why: sunk (or sinking, or struck
+    where that counts as sunk) ``sunk_per_size`` × size, crippled or struck ``crippled_per_size``
+    × size, otherwise none."""
+    v = scenario.victory
+    fate = ship_fate(log)
+    size = log.cls.size
+    if fate in ("sunk", "sinking") or (fate == "surrendered" and v.surrender_counts_as_sunk):
+        return v.sunk_per_size * size, f"{fate}: {v.sunk_per_size:g} × size {size}"
+    if fate in ("crippled", "surrendered"):
+        return v.crippled_per_size * size, f"{fate}: {v.crippled_per_size:g} × size {size}"
+    return 0.0, fate
+
+
 def points_against(state: Bf1900State, side: str, scenario: Scenario) -> float:
     """Victory points the enemies of ``side`` have scored against its ships."""
-    v = scenario.victory
-    total = 0.0
-    for log in state.logs.values():
-        if log.side != side:
-            continue
-        fate = ship_fate(log)
-        if fate in ("sunk", "sinking") or (fate == "surrendered" and v.surrender_counts_as_sunk):
-            total += v.sunk_per_size * log.cls.size
-        elif fate in ("crippled", "surrendered"):
-            total += v.crippled_per_size * log.cls.size
-    return total
+    return sum(
+        ship_points(log, scenario)[0] for log in state.logs.values() if log.side == side
+    )
 
 
 def verdict(state: Bf1900State, reason: str) -> Result:
@@ -615,6 +621,14 @@ class Ruleset:
     def end_turn(self, state: Bf1900State, events: EventLog) -> Result | None:
         """End-of-turn bookkeeping and the early-end check."""
         return end_turn(state, events)
+
+    def ship_points(self, state: Bf1900State) -> tuple[tuple[str, str, float, str], ...]:
+        """Each ship's worth to the enemy: (ship, her side, points, why), in scenario order
+        (the after-action report's breakdown of :meth:`verdict`)."""
+        sc = get_scenario(state.scenario)
+        return tuple(
+            (name, log.side, *ship_points(log, sc)) for name, log in state.logs.items()
+        )
 
     def verdict(self, state: Bf1900State, reason: str) -> Result:
         """The result by the victory conditions."""
