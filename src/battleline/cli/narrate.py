@@ -61,6 +61,7 @@ NOTABLE: frozenset[EventKind] = frozenset(
     }
 )
 
+
 def salvo_table(shots: Sequence[Event]) -> Table:
     """Range estimates against the range to the target's near edge, with bracket and zone."""
     table = Table(
@@ -158,7 +159,8 @@ class TurnTally:
                 )
             )
         notable = {
-            ship: [c for c in codes if c not in ("F", "-", "MISC")] for ship, codes in self.codes.items()
+            ship: [c for c in codes if c not in ("F", "-", "MISC")]
+            for ship, codes in self.codes.items()
         }
         notable = {s: c for s, c in notable.items() if c}
         if notable:
@@ -166,7 +168,8 @@ class TurnTally:
                 (
                     "damage",
                     "; ".join(
-                        f"{ship} " + " ".join(
+                        f"{ship} "
+                        + " ".join(
                             f"{c}×{self.codes[ship][c]}" if self.codes[ship][c] > 1 else c
                             for c in sorted(codes)
                         )
@@ -175,9 +178,7 @@ class TurnTally:
                 )
             )
         if self.fires:
-            out.append(
-                ("fires", "; ".join(f"{s} {n} new" for s, n in sorted(self.fires.items())))
-            )
+            out.append(("fires", "; ".join(f"{s} {n} new" for s, n in sorted(self.fires.items()))))
         if self.flooding:
             out.append(
                 (

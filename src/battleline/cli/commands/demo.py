@@ -9,8 +9,8 @@ fates and the verdict only. The same seed prints the same bytes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from battleline.engine.ruleset import ShipFate
 from battleline.game import new_game
 
 DEFAULT_SCENARIO = "channel-1900"
+
 
 def summary(fates: Sequence[ShipFate]) -> Table:
     """Each ship's fate, with the ruleset's own detail columns."""
