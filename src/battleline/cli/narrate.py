@@ -65,7 +65,7 @@ NOTABLE: frozenset[EventKind] = frozenset(
 def salvo_table(shots: Sequence[Event]) -> Table:
     """Range estimates against the range to the target's near edge, with bracket and zone."""
     table = Table(
-        title="gunnery: estimate vs range to the target's near edge (hit zone: bracket, depth)",
+        title="gunnery: estimate vs range to the near edge; zone = danger-zone depth",
         title_justify="left",
         box=None,
     )
