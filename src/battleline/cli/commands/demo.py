@@ -9,6 +9,7 @@ fates and the verdict only. The same seed prints the same bytes.
 
 from __future__ import annotations
 
+import inspect
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,6 +22,7 @@ from rich.table import Table
 from battleline.cli.narrate import Narrator
 from battleline.cli.report import fates_table, print_report
 from battleline.engine import Game, GameRecord
+from battleline.engine.events import EventKind
 from battleline.engine.ruleset import ShipFate
 from battleline.game import new_game
 
@@ -33,8 +35,17 @@ def summary(fates: Sequence[ShipFate]) -> Table:
 
 
 def write_picture(game: Game[Any, Any], path: Path) -> Path | None:
-    """The battle's tracks drawn by the ruleset (``None`` if it draws none)."""
-    written = game.ruleset.picture(game.state, str(path))
+    """The battle's tracks drawn by the ruleset (``None`` if it draws none), with turn ticks
+    from the MOVE events where the ruleset's picture takes them (bf1900 and its kin)."""
+    ticks: dict[str, list[tuple[int, float, float]]] = {}
+    for e in game.events.events:
+        if e.kind is EventKind.MOVE and e.ship and "x" in e.data and "y" in e.data:
+            ticks.setdefault(e.ship, []).append((e.turn, float(e.data["x"]), float(e.data["y"])))
+    draw = game.ruleset.picture
+    if "ticks" in inspect.signature(draw).parameters:
+        written = draw(game.state, str(path), ticks=ticks)
+    else:
+        written = draw(game.state, str(path))
     return None if written is None else Path(written)
 
 

@@ -599,12 +599,18 @@ class Ruleset:
             for name, log in state.logs.items()
         )
 
-    def picture(self, state: Bf1900State, path: str) -> str | None:
-        """The tracks drawn with the table renderer (``render.render_table``)."""
+    def picture(
+        self,
+        state: Bf1900State,
+        path: str,
+        ticks: Mapping[str, Sequence[tuple[int, float, float]]] | None = None,
+    ) -> str | None:
+        """The tracks drawn with the table renderer (``render.render_table``); ``ticks`` are
+        the ships' ``(turn, x, y)`` positions after each move (the demo reads them from the
+        MOVE events), drawn as turn ticks on the tracks."""
         from battleline.rulesets.bf1900.render import render_table
 
         scale = scale_of(state)
-        labels = {n: f"{n} (sunk)" for n, log in state.logs.items() if log.sunk}
         written = render_table(
             Path(path),
             state.poses,
@@ -612,9 +618,10 @@ class Ruleset:
             {n: log.side for n, log in state.logs.items()},
             land_of(state),
             tracks=state.tracks,
-            labels=labels,
             title=f"{state.scenario}, seed {state.seed}: turn {state.turn}",
             scale=scale,
+            fates={n: ship_fate(log) for n, log in state.logs.items()},
+            ticks=ticks or {},
         )
         return str(written)
 
