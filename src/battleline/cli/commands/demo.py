@@ -41,7 +41,7 @@ def write_picture(game: Game[Any, Any], path: Path) -> Path | None:
     for e in game.events.events:
         if e.kind is EventKind.MOVE and e.ship and "x" in e.data and "y" in e.data:
             ticks.setdefault(e.ship, []).append((e.turn, float(e.data["x"]), float(e.data["y"])))
-    draw = game.ruleset.picture
+    draw: Any = game.ruleset.picture
     if "ticks" in inspect.signature(draw).parameters:
         written = draw(game.state, str(path), ticks=ticks)
     else:
