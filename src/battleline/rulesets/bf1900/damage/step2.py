@@ -106,10 +106,12 @@ def resolve_shell_set(
             col = columns[location] = _column(log, shells, charts, table, location)
         armour, pct, index, column = col
         codes = table.damage(location, index, roll)
+        factor = charts.penetration_factor(shells.ammo)  # HE: the halved value it uses
+        used = "" if factor == 1 else f" × {factor:g} = {shells.penetration * factor:g}"
         events.emit(
             EventKind.DAMAGE,
             f"{log.name}: {ammo} hit on the {location} (penetration "
-            f"{shells.penetration} vs armour {armour}, {_pct(pct)}, column {column}) rolls "
+            f"{shells.penetration}{used} vs armour {armour}, {_pct(pct)}, column {column}) rolls "
             f"{roll} → {', '.join(codes) or '-'}",
             ship=log.name,
             firer=shells.firer,
