@@ -141,3 +141,20 @@ def test_a_ruleset_with_other_events_and_no_breakdown_is_narrated_and_reported()
     assert "nips-1 phase" in text and "Turn 1 in short" in text
     assert "Victory points" not in text and "points: X 1, Y 0" in text
     assert tally(odd)["A"].salvos == 1
+
+
+class _WrongPoints(_BareRuleset):
+    """A ruleset whose inherited breakdown does not match its own verdict."""
+
+    def ship_points(self, state: Any) -> tuple[tuple[str, str, float, str], ...]:
+        return (("A", "X", 5.0, "sunk: 2 × size 2.5"),)
+
+
+def test_a_breakdown_that_does_not_add_up_is_left_out() -> None:
+    from battleline.cli.report import points_table
+
+    game = _BareGame([])
+    assert points_table(_WrongPoints(), game.state) is None  # Y would have 5, the verdict 0
+    game.state.result = Result("Y", {"X": 0.0, "Y": 5.0}, "test")
+    table = points_table(_WrongPoints(), game.state)
+    assert table is not None and table.row_count == 1

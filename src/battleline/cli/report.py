@@ -3,7 +3,8 @@
 Everything is counted from the game's events (read with ``data.get``, so any ruleset's log
 serves) and from the ruleset's :meth:`~battleline.engine.ruleset.Ruleset.fates`. The points
 breakdown comes from the ruleset's ``ship_points(state)`` where it has one (bf1900 and the
-rulesets built on it); otherwise the report gives the sides' totals only.
+rulesets built on it) when it adds up to the verdict; otherwise the report gives the sides'
+totals only.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from rich.text import Text
 
 from battleline.engine.events import Event, EventKind
 from battleline.engine.ruleset import ShipFate
+from battleline.errors import BattlelineError
 
 FATE_STYLE = {
     "sunk": "bold red",
@@ -133,11 +135,28 @@ def damage_table(fates: Sequence[ShipFate], records: dict[str, ShipRecord]) -> T
 
 
 def points_table(ruleset: Any, state: Any) -> Table | None:
-    """The victory points ship by ship, from the ruleset's ``ship_points`` (if it has one)."""
+    """The victory points ship by ship, from the ruleset's ``ship_points`` (if it has one).
+
+    ``None`` when the ruleset has no breakdown, cannot give one for this state, or gives one
+    that does not add up to the verdict's totals (a ruleset that inherits ``ship_points`` but
+    scores by other rules): a wrong breakdown is worse than none.
+    """
     breakdown = getattr(ruleset, "ship_points", None)
     if breakdown is None:
         return None
-    rows: Sequence[tuple[str, str, float, str]] = breakdown(state)
+    try:
+        rows: Sequence[tuple[str, str, float, str]] = breakdown(state)
+    except BattlelineError:
+        return None
+    result = getattr(state, "result", None)
+    if result is not None:
+        scored = dict.fromkeys(result.points, 0.0)
+        for _, side, points, _ in rows:
+            for other in scored:
+                if other != side:
+                    scored[other] += points
+        if any(abs(scored[s] - float(p)) > 1e-9 for s, p in result.points.items()):
+            return None
     table = Table(title="Victory points, ship by ship (scored by the enemy)", title_justify="left")
     for col in ("side", "ship", "points", "why"):
         table.add_column(col, justify="right" if col == "points" else "left")
