@@ -15,25 +15,26 @@ from battleline.errors import IllegalOrderError
 from battleline.rulesets.dba.combat import (
     Arc,
     Attack,
-    CombatRound,
     Conditions,
     TargetEdge,
-    apply_attack,
     arc_of,
-    fall_out_of_line,
     fire_mode,
     gun_attacks,
-    multiple_torpedo_targets,
-    outcome_result,
-    roll_attack,
     secondary_af,
-    table_outcome,
-    torpedo_attack,
 )
 from battleline.rulesets.dba.factors import RangeBand, load_annex_a
 from battleline.rulesets.dba.options import Options
+from battleline.rulesets.dba.outcomes import (
+    CombatRound,
+    apply_attack,
+    fall_out_of_line,
+    outcome_result,
+    roll_attack,
+    table_outcome,
+)
 from battleline.rulesets.dba.status import ShipStatus, apply_result
 from battleline.rulesets.dba.tables import Result
+from battleline.rulesets.dba.torpedoes import multiple_torpedo_targets, torpedo_attack
 from battleline.testing import FixedDice
 
 A = load_annex_a()

@@ -116,10 +116,7 @@ def test_DBA_RAM_05_06_score_speeds_and_ram_manoeuvrability() -> None:
     assert ram_score(3, rammer=c, target=m, declared_bases=2, target_speed=1) == 5
     assert ram_score(3, rammer=m, target=c, declared_bases=2, target_speed=1) == 3
     assert ram_score(3, rammer=c, target=p, declared_bases=2, target_speed=1) == 4
-    assert (
-        ram_score(3, rammer=c, target=m, declared_bases=2, target_speed=1, rammer_uses_ram=False)
-        == 4
-    )
+    assert ram_score(3, rammer=c, target=m, declared_bases=2, target_speed=1, rammer_adjust=0) == 4
 
 
 def test_DBA_RAM_11_relative_size_levels() -> None:

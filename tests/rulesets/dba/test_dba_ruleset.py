@@ -18,7 +18,6 @@ from battleline.rulesets.dba.ruleset import (
     ships_of,
     verdict,
 )
-from battleline.rulesets.dba.status import status_to_dict
 from battleline.rulesets.dba.tables import load_core
 
 BASE = load_core().base_metres
@@ -126,7 +125,6 @@ def test_game_ends_when_a_side_has_no_fighting_ship() -> None:
     for name in ("Ting Yuen", "Chen Yuen", "Chih Yuen"):
         ships[name].crippled = True
     ships["Chih Yuen"].sunk = True
-    state.extra["dba"]["ships"] = {n: status_to_dict(s) for n, s in ships.items()}
     result = RULESET.end_turn(state, log)
     assert result is not None and result.winner == "Japan"
     assert "China has no fighting ship left" in result.reason
@@ -140,15 +138,16 @@ def test_scenario_errors(tmp_path: Path) -> None:
         new_state("atlantis", 1)
     bad = tmp_path / "bad.toml"
     bad.write_text(
-        'sides = ["A", "B"]\noptions = ["fog"]\n[[ship]]\nannex = "Majestic"\n'
+        'ruleset = "dba"\nsides = ["A", "B"]\noptions = ["fog"]\n[[ship]]\nannex = "Majestic"\n'
         'side = "A"\nx = 0\ny = 0\nheading = 0\n'
     )
     with pytest.raises(ScenarioError, match="unknown option 'fog'"):
         new_state(str(bad), 1)
     bad.write_text(
-        'sides = ["A", "B"]\n[[ship]]\nannex = "Majestic"\nside = "C"\nx = 0\ny = 0\nheading = 0\n'
+        'ruleset = "dba"\nsides = ["A", "B"]\n'
+        '[[ship]]\nannex = "Majestic"\nside = "C"\nx = 0\ny = 0\nheading = 0\n'
     )
-    with pytest.raises(ScenarioError, match="side 'C'"):
+    with pytest.raises(ScenarioError, match=r"ship\[0\].side: 'C' is not one of A, B"):
         new_state(str(bad), 1)
 
 
@@ -176,11 +175,12 @@ def test_DBA_BSA_01_corridor_between_the_extended_base_sides() -> None:
     state = new_state("yalu", 1)
     state.poses["Ting Yuen"] = Pose(0.0, 0.0, 90.0)  # heading east, base 1 cable wide
     state.poses["Yoshino"] = Pose(8 * BASE, 0.6 * BASE, 0.0)  # beam-on, edge reaches the line
-    assert in_corridor(state, "Ting Yuen", "Yoshino")
+    p = state.poses
+    assert in_corridor(p["Ting Yuen"], p["Yoshino"])
     state.poses["Yoshino"] = Pose(-8 * BASE, 0.0, 90.0)  # dead astern
-    assert in_corridor(state, "Ting Yuen", "Yoshino")
+    assert in_corridor(p["Ting Yuen"], p["Yoshino"])
     state.poses["Yoshino"] = Pose(8 * BASE, 2 * BASE, 90.0)  # well off the line
-    assert not in_corridor(state, "Ting Yuen", "Yoshino")
+    assert not in_corridor(p["Ting Yuen"], p["Yoshino"])
 
 
 def test_DBA_TGT_04_two_gun_lines_put_a_no_secondaries_ship_at_reduced_effect(
@@ -190,7 +190,7 @@ def test_DBA_TGT_04_two_gun_lines_put_a_no_secondaries_ship_at_reduced_effect(
 
     scenario = tmp_path / "tgt.toml"
     scenario.write_text(
-        'sides = ["GB", "FR"]\nturn_limit = 2\n'
+        'ruleset = "dba"\nsides = ["GB", "FR"]\nturn_limit = 2\n'
         '[[ship]]\nannex = "Devastation"\nside = "GB"\nx = 0\ny = 0\nheading = 0\n'
         '[[ship]]\nannex = "Hoche"\nside = "FR"\nx = 3\ny = 0\nheading = 0\n'
         '[[ship]]\nannex = "Charles Martel"\nside = "FR"\nx = -3\ny = 0\nheading = 0\n'
@@ -207,7 +207,7 @@ def test_DBA_TGT_04_two_gun_lines_put_a_no_secondaries_ship_at_reduced_effect(
 def _windy_scenario(tmp_path: Path, windy: bool) -> str:
     """Red A–D (Mikasa) in line ahead heading north; eight Blue Leanders seven bases east."""
     lines = [
-        'sides = ["Red", "Blue"]',
+        'ruleset = "dba"\nsides = ["Red", "Blue"]',
         "turn_limit = 6",
         'options = ["windy_corners"]' if windy else "options = []",
     ]
@@ -252,7 +252,17 @@ def _shots(game: Game, start: int, target: str) -> list[str]:
 def test_EX_DBA_01_to_05_windy_corner_through_the_game_flow(tmp_path: Path) -> None:
     """DBA-WC-01..05 spell by spell with real moves: 2 → 4 → 6 → 8 shooters, no deduction."""
     g = Game(RULESET, _windy_scenario(tmp_path, True), 0)
-    corners = lambda: g.state.extra["dba"]["corners"]  # noqa: E731
+
+    def corners() -> dict[str, dict[str, object]]:
+        return {
+            k: {
+                "squadron": c.squadron,
+                "to_pass": sorted(c.to_pass),
+                "occupants": sorted(c.occupants),
+            }
+            for k, c in g.state.splash.corners.items()
+        }
+
     # Spell 1 (EX-DBA-01): Red turns 90° in succession; only A gets round.
     g.submit("Red", ["Red: succession T90 1"])
     assert corners() == {
@@ -295,7 +305,7 @@ def test_EX_DBA_01_to_05_windy_corner_through_the_game_flow(tmp_path: Path) -> N
 def test_without_the_option_four_shooters_all_deduct(tmp_path: Path) -> None:
     g = Game(RULESET, _windy_scenario(tmp_path, False), 0)
     g.submit("Red", ["Red: succession T90 1"])
-    assert g.state.extra["dba"]["corners"] == {}
+    assert g.state.splash.corners == {}
     g.submit("Red", [])
     g.submit("Blue", _fire("A", BLUE[:2]))
     g.submit("Blue", [])
@@ -317,7 +327,7 @@ def test_succession_needs_a_turn_to_start_and_a_squadron() -> None:
 def _ram_scenario(tmp_path: Path, hoche_x: float, options: str = "[]") -> str:
     path = tmp_path / "ram.toml"
     path.write_text(
-        f'sides = ["GB", "FR"]\nturn_limit = 3\noptions = {options}\n'
+        f'ruleset = "dba"\nsides = ["GB", "FR"]\nturn_limit = 3\noptions = {options}\n'
         '[[ship]]\nannex = "Conqueror"\nside = "GB"\nx = 0\ny = 0\nheading = 90\n'
         f'[[ship]]\nannex = "Hoche"\nside = "FR"\nx = {hoche_x}\ny = 0\nheading = 0\n'
         '[[ship]]\nannex = "Majestic"\nside = "GB"\nx = 0\ny = -3\nheading = 90\n'
@@ -332,7 +342,8 @@ def test_DBA_RAM_05_11_13_ram_order_in_the_flow(tmp_path: Path) -> None:
     g = Game(RULESET, _ram_scenario(tmp_path, 2), 3)
     g.submit("GB", ["Conqueror: ram hoche 2"])
     collision = texts(g, EventKind.COLLISION)
-    assert collision and "Conqueror → Hoche (broadside, voluntary)" in collision[0]
+    assert collision[0] == "Conqueror (a ram, rammer) adds one (DBA-RAM-06)"
+    assert "Conqueror → Hoche (broadside, voluntary)" in collision[1]
     ships = ships_of(g.state)
     assert ships["Conqueror"].damage == 1 and ships["Conqueror"].flooding
     assert ships["Conqueror"].stopped
@@ -364,7 +375,7 @@ def test_ram_orders_are_checked(tmp_path: Path) -> None:
 def _tb_scenario(tmp_path: Path, options: str = '["tb_launch"]') -> str:
     path = tmp_path / "tb.toml"
     path.write_text(
-        f'sides = ["GB", "FR"]\nturn_limit = 3\noptions = {options}\n'
+        f'ruleset = "dba"\nsides = ["GB", "FR"]\nturn_limit = 3\noptions = {options}\n'
         '[[ship]]\nannex = "Inflexible"\nside = "GB"\nx = 0\ny = 0\nheading = 0\n'
         '[[ship]]\nannex = "Hoche"\nside = "FR"\nx = 3\ny = 0\nheading = 0\n'
     )
@@ -402,7 +413,7 @@ def test_launch_orders_are_checked(tmp_path: Path) -> None:
 def test_DBA_TF_05_06_RW_03_scenario_light_sea_and_rough_weather(tmp_path: Path) -> None:
     path = tmp_path / "night.toml"
     path.write_text(
-        'sides = ["GB", "FR"]\nnight = true\nheavy_seas = true\n'
+        'ruleset = "dba"\nsides = ["GB", "FR"]\nnight = true\nheavy_seas = true\n'
         'options = ["rough_weather", "tb_launch"]\n'
         '[[ship]]\nannex = "Inflexible"\nside = "GB"\nx = 0\ny = 0\nheading = 0\n'
         '[[ship]]\nannex = "2nd Class TB"\nname = "TB 51"\nside = "GB"\nx = 0\ny = -2\n'
@@ -411,7 +422,7 @@ def test_DBA_TF_05_06_RW_03_scenario_light_sea_and_rough_weather(tmp_path: Path)
     )
     g = Game(RULESET, str(path), 1)
     assert "TB 51" not in ships_of(g.state)  # DBA-RW-03: gone home
-    assert g.state.extra["dba"]["withdrawn"] == ["TB 51"]
+    assert g.state.withdrawn == ["TB 51"]
     with pytest.raises(IllegalOrderError, match="DBA-RW-03"):
         g.submit("GB", ["Inflexible: launch TB"])
     g.submit("GB", [])
@@ -419,8 +430,8 @@ def test_DBA_TF_05_06_RW_03_scenario_light_sea_and_rough_weather(tmp_path: Path)
     g.submit("FR", [])
     shot = next(t for t in texts(g) if t.startswith("Inflexible → Havock"))
     assert "DBA-TF-05" in shot and "DBA-TF-06" in shot
-    with pytest.raises(ScenarioError, match="night must be true or false"):
-        path.write_text('sides = ["A", "B"]\nnight = "yes"\n')
+    with pytest.raises(ScenarioError, match="night: Input should be a valid boolean"):
+        path.write_text('ruleset = "dba"\nsides = ["A", "B"]\nnight = "yes"\n')
         new_state(str(path), 1)
 
 

@@ -70,7 +70,9 @@ def test_a_ship_fires_one_strength_a_step_and_the_next_in_a_later_step() -> None
     while game.state.turn == 1:
         phase = game.spec.name
         for side in game.pending.waiting_for:
-            lines = admiral.orders(game.view(side), phase) if side == "Japan" else []
+            # Only fire orders: with no command orders both ships hold course, 800 m apart.
+            ours = side == "Japan" and phase.startswith("fire-")
+            lines = admiral.orders(game.view(side), phase) if ours else []
             if phase.startswith("fire-"):
                 given += lines
             game.submit(side, lines, turn=1, phase=phase)

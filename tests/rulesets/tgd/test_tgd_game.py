@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from battleline.ai.base import admiral_factory, play
+from battleline.ai.base import admiral_factory, legal_lines, play
 from battleline.ai.tgd_admiral import TgdAdmiral
 from battleline.cli import app
 from battleline.engine.events import EventKind
@@ -106,7 +106,9 @@ def test_the_historical_battle_plays_some_turns_with_fire_on_both_sides() -> Non
     while game.state.turn <= 8 and not game.finished:
         phase = game.spec.name
         for side in game.pending.waiting_for:
-            lines = admirals[side].orders(game.view(side), phase)
+            # The admiral judges range from observed positions; the umpire refuses what is out
+            # of reach by the true range, as play() does.
+            lines = legal_lines(game, side, admirals[side].orders(game.view(side), phase))
             game.submit(side, lines, turn=game.state.turn, phase=phase)
     firers = {
         game.state.logs[e.ship].side

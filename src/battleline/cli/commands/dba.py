@@ -138,9 +138,10 @@ def fire_cmd(
     annex: Path | None = _ANNEX,
 ) -> None:
     """Resolve one ship's gunfire at another."""
-    from battleline.rulesets.dba.combat import Arc, apply_attack, gun_attacks, roll_attack
+    from battleline.rulesets.dba.combat import Arc, gun_attacks
     from battleline.rulesets.dba.factors import RangeBand, load_annex_a
     from battleline.rulesets.dba.options import Options
+    from battleline.rulesets.dba.outcomes import apply_attack, roll_attack
     from battleline.rulesets.dba.status import ShipStatus
 
     with clear_errors():
@@ -193,16 +194,12 @@ def torpedo_cmd(
     annex: Path | None = _ANNEX,
 ) -> None:
     """Resolve one torpedo attack."""
-    from battleline.rulesets.dba.combat import (
-        Arc,
-        TargetEdge,
-        apply_attack,
-        roll_attack,
-        torpedo_attack,
-    )
+    from battleline.rulesets.dba.combat import Arc, TargetEdge
     from battleline.rulesets.dba.factors import RangeBand, load_annex_a
     from battleline.rulesets.dba.options import Options
+    from battleline.rulesets.dba.outcomes import apply_attack, roll_attack
     from battleline.rulesets.dba.status import ShipStatus
+    from battleline.rulesets.dba.torpedoes import torpedo_attack
 
     with clear_errors():
         options = Options.parse(option)

@@ -30,6 +30,7 @@ def draw_scenario(scenario: str, out: Path | None = None, scale: str | None = No
     from battleline.game import new_game
     from battleline.rulesets.bf1900.render import render_table
     from battleline.rulesets.bf1900.scales import get_scale
+    from battleline.rulesets.bf1900.state import Bf1900State
     from battleline.rulesets.bf1900.table import Land
 
     target = out or Path(f"battleline-{Path(scenario).stem}.svg")
@@ -37,7 +38,13 @@ def draw_scenario(scenario: str, out: Path | None = None, scale: str | None = No
         raise ScenarioError(
             f"draw: cannot write {target.name!r}: the picture file must end in .svg or .png"
         )
-    state = new_game(scenario, 0).state
+    game = new_game(scenario, 0)
+    state = game.state
+    if not isinstance(state, Bf1900State):  # another rule system draws its own table
+        written = game.ruleset.picture(state, str(target))
+        if written is None:
+            raise BattlelineError(f"draw: the {game.ruleset.name} ruleset draws no table")
+        return Path(written)
     sc = get_scale(scale or state.scale)
     groups: dict[str, str] = {}
     labels: dict[str, str] = {}

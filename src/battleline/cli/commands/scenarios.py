@@ -28,4 +28,22 @@ def register(app: typer.Typer) -> None:
                 str(sc.turn_limit),
                 sc.scale,
             )
+        from battleline.rulesets import builtin_scenarios as every_builtin
+        from battleline.rulesets import get_ruleset
+
+        listed = set(builtin_scenarios())
+        for sid, name in every_builtin().items():  # other rule systems, through their Ruleset
+            if sid in listed:
+                continue
+            rs = get_ruleset(name)
+            state = rs.new_state(sid, 0)
+            sides = [f.side for f in rs.fates(state)]
+            table.add_row(
+                sid,
+                rs.check_scenario(sid),
+                " v ".join(state.sides),
+                " v ".join(str(sides.count(side)) for side in state.sides),
+                str(state.turn_limit),
+                f"({name})",
+            )
         Console(width=110, highlight=False).print(table)

@@ -1,7 +1,8 @@
 """Ramming and collisions (DBA-RAM-01..17, EX-DBA-06, EX-DRV-10, REF-DBA-04).
 
 The test (DBA-RAM-05/06): one D6 + the rammer's declared speed in bases − the target's speed last
-spell (0 if it has since stopped); a "ram" rammer adds 1 and a "ram" target takes 1 off (AMB-80).
+spell (0 if it has since stopped); a ship that is a "ram" may add, or deduct, one, the rammer
+stating its choice first and the target then deciding (DBA-RAM-06, AMB-80).
 An effective ram needs at least 5 (voluntary) or 6 (involuntary) against a broadside edge, 6 or 7
 against a bow or stern edge (DBA-RAM-07/08, AMB-79); 1 or less means the target has rammed the
 rammer (DBA-RAM-09). The effect comes from the relative size (DBA-RAM-11) read in the
@@ -115,6 +116,20 @@ class RamTest:
     counter_ram: bool
 
 
+def ram_adjustment(ship: ShipFactors, choice: int | None, *, rammer: bool) -> int:
+    """A "ram" ship's ±1 (DBA-RAM-06): its stated choice (+1, −1 or 0), or by default +1 for a
+    rammer and −1 for a target; 0 for a ship that is no ram (which may not choose)."""
+    if choice is not None and choice not in (-1, 0, 1):
+        raise IllegalOrderError(f"{ship.name}: a ram adds or deducts one, not {choice:+d}")
+    if not ship.is_ram:
+        if choice:
+            raise IllegalOrderError(f'{ship.name}: only a "ram" may add or deduct one (DBA-RAM-06)')
+        return 0
+    if choice is None:
+        return 1 if rammer else -1
+    return choice
+
+
 def ram_score(
     roll: int,
     *,
@@ -122,15 +137,14 @@ def ram_score(
     target: ShipFactors,
     declared_bases: int,
     target_speed: int,
-    rammer_uses_ram: bool = True,
-    target_uses_ram: bool = True,
+    rammer_adjust: int | None = None,
+    target_adjust: int | None = None,
 ) -> int:
-    """D6 + declared bases − target's speed (DBA-RAM-05), ±1 for "rams" (DBA-RAM-06, AMB-80/83)."""
+    """D6 + declared bases − target's speed (DBA-RAM-05), plus each "ram" ship's stated +1 or −1
+    (DBA-RAM-06, AMB-80/83)."""
     score = roll + declared_bases - target_speed
-    if rammer.is_ram and rammer_uses_ram:
-        score += 1
-    if target.is_ram and target_uses_ram:
-        score -= 1
+    score += ram_adjustment(rammer, rammer_adjust, rammer=True)
+    score += ram_adjustment(target, target_adjust, rammer=False)
     return score
 
 
@@ -143,8 +157,8 @@ def ram_test(
     edge: Edge,
     declared_bases: int | None,
     target_speed: int,
-    rammer_uses_ram: bool = True,
-    target_uses_ram: bool = True,
+    rammer_adjust: int | None = None,
+    target_adjust: int | None = None,
     log: EventLog | None = None,
 ) -> RamTest:
     """Roll the ram/collision test (DBA-RAM-03/05..09)."""
@@ -155,6 +169,21 @@ def ram_test(
         )
     if target_speed < 0:
         raise IllegalOrderError(f"{target.name}: a speed cannot be negative")
+    # DBA-RAM-06: the rammer states its choice before the target decides.
+    for status, choice, is_rammer in (
+        (rammer, rammer_adjust, True),
+        (target, target_adjust, False),
+    ):
+        adj = ram_adjustment(status.ship, choice, rammer=is_rammer)
+        if status.ship.is_ram and log is not None:
+            word = "adds one" if adj > 0 else "deducts one" if adj < 0 else "leaves the score"
+            log.emit(
+                EventKind.COLLISION,
+                f"{status.name} (a ram, {'rammer' if is_rammer else 'target'}) {word} (DBA-RAM-06)",
+                ship=status.name,
+                public=True,
+                adjust=adj,
+            )
     roll = dice.d6(
         f"{kind.value} ram on {target.name}'s {edge.value} (DBA-RAM-05)", ship=rammer.name
     )
@@ -164,8 +193,8 @@ def ram_test(
         target=target.ship,
         declared_bases=declared_bases,
         target_speed=target_speed,
-        rammer_uses_ram=rammer_uses_ram,
-        target_uses_ram=target_uses_ram,
+        rammer_adjust=rammer_adjust,
+        target_adjust=target_adjust,
     )
     threshold = effective_threshold(edge, kind)
     test = RamTest(roll, score, threshold, score >= threshold, score <= COUNTER_RAM_AT_MOST)
@@ -182,6 +211,7 @@ def ram_test(
             f"{rammer.name} → {target.name} ({edge.value}, {kind.value}): score {score} "
             f"(needs {threshold}) → {verdict}",
             ship=rammer.name,
+            public=True,
             score=score,
         )
     return test
@@ -267,8 +297,8 @@ def resolve_ram(
     declared_bases: int,
     target_speed: int,
     bases_left: int = 0,
-    rammer_uses_ram: bool = True,
-    target_uses_ram: bool = True,
+    rammer_adjust: int | None = None,
+    target_adjust: int | None = None,
     options: Options = DEFAULT_OPTIONS,
     log: EventLog | None = None,
     core: CoreTables | None = None,
@@ -290,8 +320,8 @@ def resolve_ram(
         edge=edge,
         declared_bases=declared_bases,
         target_speed=target_speed,
-        rammer_uses_ram=rammer_uses_ram,
-        target_uses_ram=target_uses_ram,
+        rammer_adjust=rammer_adjust,
+        target_adjust=target_adjust,
         log=log,
     )
     if test.counter_ram:

@@ -9,7 +9,7 @@ sinks it after gunfire, torpedoes or flooding, and does nothing after a ram (DBA
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from battleline.engine.events import EventKind, EventLog
 from battleline.rulesets.dba.factors import ShipFactors, ShipType
@@ -43,12 +43,22 @@ class ShipStatus:
     blast_ban: int = 0
     no_fire_this_spell: bool = False
     tbs_carried: int = 0
+    #: The shared base it is on (DBA-BAS-01), or "" for a base of its own.
+    base: str = ""
 
     def __post_init__(self) -> None:
         if not self.name:
             self.name = self.ship.name
         if self.tbs_carried == 0:
             self.tbs_carried = self.ship.carries_tbs
+
+    def copy(self) -> ShipStatus:
+        """A copy (the factors are immutable and shared)."""
+        return replace(self)
+
+    def __plain__(self) -> dict[str, object]:
+        """Plain JSON for a state dump: the Annex A name plus the marks."""
+        return status_to_dict(self)
 
     @property
     def afloat(self) -> bool:
@@ -114,11 +124,20 @@ def apply_result(
         extra = "" if final is result else f" → {final.value}"
         log.emit(
             EventKind.DAMAGE if final is not Result.SUNK else EventKind.SUNK,
-            f"{status.name}: {cause} {result.value}{extra} (now {status.state_text})",
+            f"{status.name}: {cause} {result.value}{extra} ({status.name} is {status.state_text})",
             ship=status.name,
             result=final.value,
             cause=cause,
         )
+        if final in (Result.CRIPPLED, Result.SUNK):
+            # What a player across the table sees: she falls out of line, or goes down.
+            log.emit(
+                EventKind.SUNK if final is Result.SUNK else EventKind.DAMAGE,
+                f"{status.name} is {'sunk' if final is Result.SUNK else 'crippled'}",
+                ship=status.name,
+                public=True,
+                result=final.value,
+            )
     return final
 
 
@@ -128,7 +147,7 @@ def start_flooding(status: ShipStatus, *, why: str, log: EventLog | None = None)
         return
     status.flooding = True
     if log is not None:
-        log.emit(EventKind.FLOODING, f"{status.name}: starts flooding ({why})", ship=status.name)
+        log.emit(EventKind.FLOODING, f"{status.name} is flooding ({why})", ship=status.name)
 
 
 _PLAIN_FIELDS = (
@@ -150,6 +169,7 @@ _PLAIN_FIELDS = (
     "blast_ban",
     "no_fire_this_spell",
     "tbs_carried",
+    "base",
 )
 
 

@@ -131,8 +131,9 @@ def select_batteries(
     if order.rng > max_range:
         raise _refuse(
             name,
-            f"{target} at range {_num(order.rng)} is beyond strength {order.strength}'s maximum "
-            f"range {max_range}",
+            # The range itself is not told: in a game it is the umpire's measure, which the side
+            # may not learn (range is judged by eye).
+            f"{target} is beyond strength {order.strength}'s maximum range {max_range}",
             "TGD-RNG-01",
         )
     ahead, starboard = target_frame(order.rng, order.bearing)

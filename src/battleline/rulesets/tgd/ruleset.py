@@ -22,10 +22,9 @@ crippled is reconstructed, see docs/rules-gaps/tgd.md).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from battleline.engine.dice import SeededDice
 from battleline.engine.events import EventLog
 from battleline.engine.ruleset import PhaseSpec, ShipFate
 from battleline.engine.state import Result
@@ -76,32 +75,11 @@ __all__ = [
 
 def new_state(scenario: str, seed: int) -> TgdState:
     """bf1900's set-up, with a fresh TGD card for every ship."""
-    base = bf6.new_state(scenarios.scenario_file(scenario), seed)
+    base = bf6.new_state(scenario, seed)
     fields = {f.name: getattr(base, f.name) for f in dataclasses.fields(Bf1900State)}
     fields.update(scenario=scenario, ruleset=f"{NAME}@{VERSION}")
     cards = {n: CardLog(card_for_ship(n, log.cls), label=n) for n, log in base.logs.items()}
     return TgdState(**fields, cards=cards)
-
-
-# -- bf1900's Command and Movement Phases, reading the scenario by its file ------------------
-
-
-def parse_command(state: TgdState, side: str, texts: Sequence[str]) -> bf6.SealedCommand:
-    """bf1900's divisional and fleet orders (BF6-CMD-01..32)."""
-    with scenarios.as_file(state):
-        return bf6.parse_command(state, side, texts)
-
-
-def resolve_command(state: TgdState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
-    """bf1900's Command Phase."""
-    with scenarios.as_file(state):
-        bf6.resolve_command(state, orders, dice, events)
-
-
-def resolve_movement(state: TgdState, orders: Orders, dice: SeededDice, events: EventLog) -> None:
-    """bf1900's Movement Phase (land and collisions as there)."""
-    with scenarios.as_file(state):
-        bf6.resolve_movement(state, orders, dice, events)
 
 
 def _fire_steps() -> tuple[PhaseSpec[TgdState, Any], ...]:
@@ -122,11 +100,11 @@ PHASES: tuple[PhaseSpec[TgdState, Any], ...] = (
     PhaseSpec(
         "command",
         "divisional and fleet orders",
-        resolve_command,
-        parse_command,
+        bf6.resolve_command,
+        bf6.parse_command,
         rules="BF6-CMD-01..32",
     ),
-    PhaseSpec("movement", None, resolve_movement, rules="BF6-MOV-01..07"),
+    PhaseSpec("movement", None, bf6.resolve_movement, rules="BF6-MOV-01..07"),
     *_fire_steps(),
 )
 
@@ -183,8 +161,7 @@ def end_turn(state: TgdState, events: EventLog) -> Result | None:
     """bf1900's end of turn (its hand-overs cleared, the early end when a side has nothing left
     in battle) with the TGD verdict, and a new fire phase for every card (AMB-66)."""
     new_fire_phase(state)
-    with scenarios.as_file(state):
-        ended = bf6.end_turn(state, events)
+    ended = bf6.end_turn(state, events)
     return None if ended is None else verdict(state, ended.reason)
 
 
@@ -256,8 +233,7 @@ class Ruleset(bf6.Ruleset):
 
     def picture(self, state: Any, path: str) -> str | None:
         """bf1900's picture of the tracks."""
-        with scenarios.as_file(state):
-            return bf6.Ruleset.picture(self, state, path)
+        return bf6.Ruleset.picture(self, state, path)
 
 
 RULESET = Ruleset()

@@ -1,9 +1,9 @@
-"""The tgd ruleset's scenarios: its own built-ins, bf1900-schema files, and what it refuses.
+"""The tgd ruleset's scenarios: bf1900-schema files, and what it refuses.
 
 TGD scenarios are Battlefleet 1900 scenario files (same schema: sides, divisions, ships, land,
-victory points) with ``ruleset = "tgd"``. The built-ins live in ``data/scenarios/`` of this
-package; :func:`scenario_file` turns such an id into the file's path, so bf1900's set-up, land
-and Command Phase read them as files while the game and its record keep the short id.
+victory points) with ``ruleset = "tgd"``; the built-ins live with the other bf1900-schema files
+in ``rulesets/bf1900/data/scenarios/`` (``tgd_*.toml``), so bf1900's set-up, land and Command
+Phase find them by id.
 
 :func:`check_scenario` refuses a scenario that needs a part the TGD rules lack: the draft has no
 torpedo rules, so a side made only of torpedo craft (destroyers, torpedo boats) would sail
@@ -13,60 +13,24 @@ played as an empty game.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from functools import cache
-from importlib import resources
-from pathlib import Path
-
 from battleline.errors import ScenarioError
 from battleline.rulesets.bf1900.ruleset import bf1900_scenario_names
-from battleline.rulesets.bf1900.scenario import Scenario, get_scenario, load_scenario_file
+from battleline.rulesets.bf1900.scenario import Scenario, get_scenario
 from battleline.rulesets.bf1900.ship import ShipType
-from battleline.rulesets.bf1900.state import Bf1900State
 
 NAME = "tgd"
 #: Ship types whose weapon is the torpedo, which the TGD draft does not cover.
 TORPEDO_CRAFT = frozenset({ShipType.DESTROYER, ShipType.TORPEDO_BOAT})
 
 
-@cache
-def builtin_files() -> dict[str, str]:
-    """The packaged TGD scenarios: id → path of the file."""
-    folder = resources.files("battleline.rulesets.tgd").joinpath("data", "scenarios")
-    out: dict[str, str] = {}
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".toml"):
-            path = str(Path(str(entry)))
-            out[load_scenario_file(path).id] = path
-    return out
-
-
 def scenario_names() -> list[str]:
-    """The TGD built-ins, then any bf1900 built-in that names the tgd ruleset."""
-    return [*builtin_files(), *bf1900_scenario_names(NAME)]
-
-
-def scenario_file(name: str) -> str:
-    """The path of a TGD built-in by id; any other name (bf1900 id, file path) as it is."""
-    return builtin_files().get(name, name)
+    """The built-in scenarios that name the tgd ruleset."""
+    return bf1900_scenario_names(NAME)
 
 
 def scenario_of(name: str) -> Scenario:
     """The validated scenario behind an id or a path (raises ``ScenarioError``)."""
-    return get_scenario(scenario_file(name))
-
-
-@contextmanager
-def as_file(state: Bf1900State) -> Iterator[None]:
-    """Inside the block ``state.scenario`` names the scenario's file, for the bf1900 code that
-    looks the scenario up by that name (land, surrender option, set-up)."""
-    name = state.scenario
-    state.scenario = scenario_file(name)
-    try:
-        yield
-    finally:
-        state.scenario = name
+    return get_scenario(name)
 
 
 def check_scenario(name: str) -> str:
