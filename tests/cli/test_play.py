@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from battleline.cli.terminal_game import refusals, ship_panel
 from battleline.engine import GameRecord
 from battleline.game import new_game, verify
@@ -87,3 +89,18 @@ def test_refusals_lists_every_bad_line() -> None:
     got = refusals(game, "Blue", ["Yoshino: Nobody @4000 AP A:1", "Yoshino: Kasagi @4000 AP A:1"])
     assert len(got) == 1 and got[0].startswith("'Yoshino: Nobody @4000 AP A:1': ")
     assert refusals(game, "Blue", ["Yoshino: Kasagi @4000 AP A:1"]) == []
+
+
+@pytest.mark.parametrize(
+    ("scenario", "side", "shows"),
+    [
+        ("tgd-duel", "Japan", "card: BB1 Mikasa"),  # TGD: the damage card, ready batteries
+        ("yalu", "China", "Ting Yuen at (0, 0) m heading 090°: annex Ting Yuen"),  # DBA
+        ("cruiser-duel-1d12", "Blue", "guns: A 1/1"),
+    ],
+)
+def test_play_runs_to_the_end_for_every_ruleset(scenario: str, side: str, shows: str) -> None:
+    proc = _play(scenario, "--side", side, stdin="\n" * 3000)
+    assert proc.returncode == 0, proc.stderr
+    assert shows in proc.stdout
+    assert "After-action report" in proc.stdout

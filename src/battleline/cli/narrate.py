@@ -189,7 +189,7 @@ class TurnTally:
         if self.torpedoes:
             out.append(("torpedo hits", "; ".join(self.torpedoes)))
         if self.losses:
-            out.append(("sinkings and strikes", "; ".join(self.losses)))
+            out.append(("sinkings and strikes", "; ".join(dict.fromkeys(self.losses))))
         return out
 
 

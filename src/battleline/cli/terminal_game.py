@@ -57,53 +57,91 @@ class Quit(Exception):
 def ship_panel(view: Any) -> list[str]:
     """The side's ships as its view shows them: guns, bearings, ROF, torpedoes and damage."""
     own = getattr(view, "own", None)
-    if own is None:  # a ruleset whose view has no bf1900-style ships: its plain form
+    if own is None:  # a view with no own ships: its plain form
         return [f"  {k}: {v}" for k, v in view.to_dict().items() if k not in ("events",)]
-    from battleline.rulesets.bf1900.arcs import bearing_guns
-
+    cards = {c.name: c for c in getattr(view, "cards", ())}  # TGD: the damage cards
     lines: list[str] = []
     contacts = tuple(getattr(view, "contacts", ()))
     for ship in own:
-        log = ship.log
-        state = "in battle" if ship.in_battle else "out of the battle"
-        lines.append(
-            f"{ship.name} ({ship.cls}, {ship.division}) at ({ship.pose.x:,.0f}, "
-            f"{ship.pose.y:,.0f}) m heading {ship.pose.heading:03.0f}°, "
-            f"{ship.speed_knots:g} kn, {state}"
-        )
-        if not ship.in_battle:
+        log = getattr(ship, "log", None)
+        if log is None or not hasattr(log, "positions"):  # not a bf1900 ship log (DBA ...)
+            lines.append(_plain_ship(ship))
             continue
-        guns = []
-        for m in log.cls.mountings:
-            if m.is_lettered:
-                ready = m.guns if log.positions[m.key].in_action else 0
-            else:
-                ready = sum(1 for mark in log.batteries[m.key] if mark == 0)
-            half = " ½ROF fired last turn" if m.key in log.rof_half_fired_last_turn else ""
-            guns.append(f"{m.key} {ready}/{m.guns}×{m.calibre_cm:g}cm ROF {m.rof:g}{half}")
+        lines.extend(_bf1900_ship(ship, contacts, cards.get(ship.name)))
+    return lines
+
+
+def _plain_ship(ship: Any) -> str:
+    """One own ship of a view that is not bf1900's, from her fields."""
+    fields = getattr(ship, "__dataclass_fields__", {})
+    parts = []
+    for f in fields:
+        value = getattr(ship, f)
+        if f in ("name", "pose", "log") or value is False or value in ("", 0):
+            continue
+        if value is True:
+            parts.append(f.replace("_", " "))
+        elif isinstance(value, str | int | float):
+            parts.append(f"{f.replace('_', ' ')} {value}")
+    shown = ", ".join(parts)
+    pose = getattr(ship, "pose", None)
+    where = f" at ({pose.x:,.0f}, {pose.y:,.0f}) m heading {pose.heading:03.0f}°" if pose else ""
+    return f"{getattr(ship, 'name', '?')}{where}: {shown}"
+
+
+def _bf1900_ship(ship: Any, contacts: Sequence[Any], card: Any = None) -> list[str]:
+    """One own bf1900 ship: guns, what bears on each contact, torpedoes left, damage; with a
+    TGD ``card``, the card's summary and ready batteries stand for guns and damage."""
+    from battleline.rulesets.bf1900.arcs import bearing_guns
+
+    lines: list[str] = []
+    log = ship.log
+    state = "in battle" if ship.in_battle else "out of the battle"
+    lines.append(
+        f"{ship.name} ({ship.cls}, {ship.division}) at ({ship.pose.x:,.0f}, "
+        f"{ship.pose.y:,.0f}) m heading {ship.pose.heading:03.0f}°, "
+        f"{ship.speed_knots:g} kn, {state}"
+    )
+    if not ship.in_battle:
+        return lines
+    if card is not None:
+        lines.append(f"  card: {card.summary}")
+        lines.append("  ready to fire: " + (", ".join(card.ready) or "none"))
+    guns = []
+    for m in log.cls.mountings if card is None else ():
+        if m.is_lettered:
+            ready = m.guns if log.positions[m.key].in_action else 0
+        else:
+            ready = sum(1 for mark in log.batteries[m.key] if mark == 0)
+        half = " ½ROF fired last turn" if m.key in log.rof_half_fired_last_turn else ""
+        guns.append(f"{m.key} {ready}/{m.guns}×{m.calibre_cm:g}cm ROF {m.rof:g}{half}")
+    if guns:
         lines.append("  guns: " + "; ".join(guns))
-        for c in contacts:
-            rng = ship.pose.distance_to(c.pose)
-            theta = ship.pose.bearing_to(c.pose.x, c.pose.y)
-            bears = [
-                f"{b.key}:{b.guns}"
-                for b in (bearing_guns(log, m, theta) for m in log.cls.mountings)
-                if b.guns
-            ]
-            lines.append(
-                f"  {c.name} ({c.cls}) {rng:,.0f} m, relative bearing {theta % 360:03.0f}°: "
-                + (" ".join(bears) if bears else "no gun bears")
-            )
-        if log.torpedoes_left:
-            lines.append(
-                "  torpedoes left: " + ", ".join(f"{k} {n}" for k, n in log.torpedoes_left.items())
-            )
+    for c in contacts:
+        rng = ship.pose.distance_to(c.pose)
+        theta = ship.pose.bearing_to(c.pose.x, c.pose.y)
+        where = f"  {c.name} ({c.cls}) {rng:,.0f} m, relative bearing {theta % 360:03.0f}°"
+        if card is not None:
+            lines.append(where)
+            continue
+        bears = [
+            f"{b.key}:{b.guns}"
+            for b in (bearing_guns(log, m, theta) for m in log.cls.mountings)
+            if b.guns
+        ]
+        lines.append(f"{where}: " + (" ".join(bears) if bears else "no gun bears"))
+    if log.torpedoes_left:
         lines.append(
-            f"  damage: fires {log.fires}, flooding {log.flooding_points}, "
-            f"bridge hits {log.bridge_hits}, CT hits {log.ct_hits}"
-            + (", sinking" if log.sinking else "")
-            + (", struck" if log.surrendered else "")
+            "  torpedoes left: " + ", ".join(f"{k} {n}" for k, n in log.torpedoes_left.items())
         )
+    if card is not None:
+        return lines
+    lines.append(
+        f"  damage: fires {log.fires}, flooding {log.flooding_points}, "
+        f"bridge hits {log.bridge_hits}, CT hits {log.ct_hits}"
+        + (", sinking" if log.sinking else "")
+        + (", struck" if log.surrendered else "")
+    )
     return lines
 
 
