@@ -158,3 +158,14 @@ def test_a_breakdown_that_does_not_add_up_is_left_out() -> None:
     game.state.result = Result("Y", {"X": 0.0, "Y": 5.0}, "test")
     table = points_table(_WrongPoints(), game.state)
     assert table is not None and table.row_count == 1
+
+
+@pytest.mark.parametrize(
+    ("scenario", "phase"),
+    [("tgd-duel", "fire-1 phase"), ("yalu", "combat-1 phase"), ("cruiser-duel-1d12", "damage")],
+)
+def test_the_demo_reads_every_ruleset(tmp_path: Path, scenario: str, phase: str) -> None:
+    """bf1900-1d12, TGD and DBA have other phases and event kinds: labelled and reported."""
+    out = _demo(tmp_path, scenario)
+    assert phase in out and "Turn 1 in short" in out
+    assert "After-action report" in out and "Gunnery and torpedoes" in out
