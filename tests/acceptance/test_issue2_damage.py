@@ -350,7 +350,8 @@ def test_BF6_LOC_01_some_damage_is_placed_at_random_some_in_a_fixed_order() -> N
     checked on the Main/TT critical line (BF6-MAIN-03); every roll is an event (issue 2 §2)."""
     from battleline.engine.events import EventKind, EventLog
     from battleline.rulesets.bf1900.charts import load_charts
-    from battleline.rulesets.bf1900.damage.codes import DamageContext, apply_codes
+    from battleline.rulesets.bf1900.damage.codes import apply_codes
+    from battleline.rulesets.bf1900.damage.context import DamageContext
     from battleline.rulesets.bf1900.hits import Aspect
     from battleline.rulesets.bf1900.shipdb import get_ship_class
     from battleline.rulesets.bf1900.shiplog import ShipLog

@@ -1,7 +1,9 @@
 """The web API: hidden simultaneous orders between players on different machines (BF6-GEN-07).
 
-Two human sides play the cruiser duel through FastAPI's ``TestClient``; the raw JSON each side
-receives is searched for the other side's sealed orders, estimates and ship log.
+Two human sides play the cruiser duel through FastAPI's ``TestClient``, each through the seat it
+claimed with its invite; the raw JSON each side receives is searched for the other side's sealed
+orders, estimates and ship log. Every test that takes ``client`` or ``db`` runs on SQLite and on
+PostgreSQL (``conftest.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from battleline.engine import GameRecord, submit
 from battleline.game import new_game, verify
 from battleline.server.app import create_app
 from battleline.server.store import GameStore, StaleGameError, database_url, digest
+from server.server_helpers import Seat, start
 
 BLUE_COMMAND = "Blue cruiser: SPD15 TS10S"
 RED_COMMAND = "Red cruiser: SPD16"
@@ -35,59 +38,6 @@ CONTACT_KEYS = {
     "observer",
     "observed",
 }
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "games.sqlite3")
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as c:
-        yield c
-
-
-class Seat:
-    """One player at a browser: the game id and the token."""
-
-    def __init__(self, client: TestClient, game: str, token: str) -> None:
-        self.client, self.game, self.token = client, game, token
-
-    def get(self, what: str, **params: Any) -> Any:
-        return self.client.get(
-            f"/api/games/{self.game}/{what}",
-            headers={"X-Battleline-Token": self.token},
-            params=params,
-        )
-
-    def view(self) -> dict[str, Any]:
-        r = self.get("view")
-        assert r.status_code == 200, r.text
-        return dict(r.json())
-
-    def raw_view(self) -> str:
-        return str(self.get("view").text)
-
-    def order(self, turn: int, phase: str, *lines: str) -> Any:
-        return self.client.post(
-            f"/api/games/{self.game}/orders",
-            headers={"X-Battleline-Token": self.token},
-            json={"turn": turn, "phase": phase, "lines": list(lines)},
-        )
-
-
-def start(
-    client: TestClient, ai: list[str] | None = None, seed: int = 7
-) -> tuple[dict[str, Any], dict[str, Seat]]:
-    r = client.post("/api/games", json={"scenario": "cruiser-duel", "seed": seed, "ai": ai or []})
-    assert r.status_code == 201, r.text
-    made = r.json()
-    seats = {
-        s["side"]: Seat(client, made["game_id"], s["token"]) for s in made["seats"] if s["human"]
-    }
-    seats["umpire"] = Seat(client, made["game_id"], made["umpire_token"])
-    return made, seats
 
 
 def _logs_in(node: Any) -> Iterator[dict[str, Any]]:
@@ -118,7 +68,10 @@ def test_BF6_GEN_07_two_humans_play_a_phase_with_sealed_orders(client: TestClien
     """Both sides order at once; nothing of one side's sealed orders reaches the other early."""
     made, seats = start(client)
     blue, red, umpire = seats["Blue"], seats["Red"], seats["umpire"]
-    assert made["seats"][0]["url"].endswith(f"#game={made['game_id']}&token={blue.token}")
+    assert made["invites"][0]["url"].endswith(
+        f"#game={made['game_id']}&invite={made['invites'][0]['invite']}"
+    )
+    assert "seed" not in json.dumps(made)
     first = blue.view()
     assert (first["side"], first["turn"], first["phase"]) == ("Blue", 1, "command")
     assert first["waiting_for"] == ["Blue", "Red"]
@@ -223,13 +176,16 @@ def test_stale_turn_or_phase_is_refused_with_409(client: TestClient) -> None:
 def test_an_ai_side_plays_automatically(client: TestClient) -> None:
     """Red is the computer's: once Blue is in, Red's orders are generated and the phase resolves."""
     made, seats = start(client, ai=["Red"])
-    assert [s["human"] for s in made["seats"]] == [True, False] and "Red" not in seats
+    assert [s["human"] for s in made["invites"]] == [True, False] and "Red" not in seats
     out = seats["Blue"].order(1, "command", BLUE_COMMAND).json()
     assert out["resolved"] is True and out["phase"] == "gunnery"
     out = seats["Blue"].order(1, "gunnery", BLUE_GUNNERY).json()
     assert out["resolved"] is True
     umpire = seats["umpire"].get("umpire").json()
-    record = GameRecord.from_json(umpire["record"])
+    assert "record" not in umpire and umpire["state"]["seed"] is None  # secret until the end
+    store: GameStore = client.app.state.store  # type: ignore[attr-defined]
+    with store.locked(made["game_id"]) as live:
+        record = GameRecord.of(live.game)
     assert {(o.phase, o.side) for o in record.orders} >= {("command", "Red"), ("gunnery", "Red")}
     assert verify(record)[0]  # the AI's orders are recorded: the game replays exactly
 
@@ -237,21 +193,22 @@ def test_an_ai_side_plays_automatically(client: TestClient) -> None:
 def test_creation_errors_are_422(client: TestClient) -> None:
     bad = client.post("/api/games", json={"scenario": "cruiser-dual"})
     assert bad.status_code == 422 and "cruiser-duel" in bad.json()["detail"]
+    assert "tsushima-1905" in bad.json()["detail"]  # the whole list of built-in names
     r = client.post("/api/games", json={"scenario": "cruiser-duel", "ai": ["Green"]})
     assert r.status_code == 422 and "Green" in r.json()["detail"]
     r = client.post("/api/games", json={"scenario": "cruiser-duel", "ai": ["Blue", "Red"]})
     assert r.status_code == 422 and "human" in r.json()["detail"]
 
 
-def test_restart_on_the_same_sqlite_file_loses_nothing(db: str) -> None:
-    with TestClient(create_app(db)) as c:
+def test_restart_on_the_same_database_loses_nothing(db: str) -> None:
+    with TestClient(create_app(db, allow_seed=True)) as c:
         _, seats = start(c)
         to_gunnery(seats)
         assert seats["Blue"].order(1, "gunnery", BLUE_GUNNERY).status_code == 200
         before = seats["umpire"].get("umpire").json()
         tokens = {side: s.token for side, s in seats.items()}
         game = seats["Blue"].game
-    with TestClient(create_app(db)) as c:  # a new process: nothing cached
+    with TestClient(create_app(db)) as c:  # a new server: nothing cached
         again = {side: Seat(c, game, t) for side, t in tokens.items()}
         after = again["umpire"].get("umpire").json()
         assert after["state_hash"] == before["state_hash"]
@@ -270,15 +227,17 @@ def test_restart_on_the_same_sqlite_file_loses_nothing(db: str) -> None:
         submit(ref, side, [lines], turn=turn, phase=phase)
     with TestClient(create_app(db)) as c:
         final = Seat(c, game, tokens["umpire"]).get("umpire").json()
-    assert GameRecord.from_json(final["record"]).final_hash == GameRecord.of(ref).final_hash
+    assert final["state_hash"] == GameRecord.of(ref).final_hash
 
 
 def test_store_sees_another_writer(db: str) -> None:
     """Two workers on one database: a stale copy is refused, a fresh read reloads."""
     one, two = GameStore(db), GameStore(db)
-    live, tokens = one.add(new_game("cruiser-duel", 3), ())
-    assert one.role(live.id, tokens["Blue"]) == "Blue"
-    assert one.role(live.id, "guess") is None and one.role("other", tokens["Blue"]) is None
+    live, seats = one.add(new_game("cruiser-duel", 3), "cruiser-duel", ())
+    side, token = two.claim(live.id, seats.invites["Blue"])
+    assert side == "Blue" and one.role(live.id, token) == "Blue"
+    assert one.role(live.id, seats.invites["Blue"]) is None  # an invite is not a seat
+    assert one.role(live.id, "guess") is None and one.role("other", token) is None
     theirs = two.get(live.id)
     theirs.game.submit("Blue", [BLUE_COMMAND], turn=1, phase="command")
     two.save(theirs)
@@ -291,13 +250,15 @@ def test_store_sees_another_writer(db: str) -> None:
     two.close()
 
 
-def test_tokens_are_stored_hashed(db: str) -> None:
-    store = GameStore(db)
-    _live, tokens = store.add(new_game("cruiser-duel", 3), ["Red"])
-    assert set(tokens) == {"Blue", "umpire"}
-    raw = Path(db).read_bytes()
-    assert tokens["Blue"].encode() not in raw and digest(tokens["Blue"]).encode() in raw
-    store.close()
+def test_credentials_are_stored_hashed(sqlite_db: str) -> None:
+    store = GameStore(sqlite_db)
+    live, seats = store.add(new_game("cruiser-duel", 3), "cruiser-duel", ["Red"])
+    assert set(seats.invites) == {"Blue"}
+    _side, token = store.claim(live.id, seats.invites["Blue"])
+    store.close()  # the WAL is folded into the file
+    raw = Path(sqlite_db).read_bytes()
+    for secret in (seats.invites["Blue"], token, seats.umpire):
+        assert secret.encode() not in raw and digest(secret).encode() in raw
 
 
 def test_database_urls() -> None:
@@ -306,7 +267,7 @@ def test_database_urls() -> None:
     assert database_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
 
 
-def test_web_new_prints_the_id_and_tokens(db: str) -> None:
+def test_web_new_prints_the_id_and_invites(db: str) -> None:
     from typer.testing import CliRunner
 
     from battleline.cli import app
@@ -315,10 +276,12 @@ def test_web_new_prints_the_id_and_tokens(db: str) -> None:
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()
     game = lines[0].split()[1].rstrip(":")
-    token = lines[1].split("token ")[1]
-    assert "Red: played by the computer" in out.output
+    invite = lines[2].split("invite ")[1]
+    assert "Red: played by the computer" in out.output and "secret" in lines[0]
     store = GameStore(db)
-    assert store.role(game, token) == "Blue"
+    assert store.role(game, invite) is None  # an invite opens nothing until claimed
+    side, token = store.claim(game, invite)
+    assert side == "Blue" and store.role(game, token) == "Blue"
     store.close()
 
 
@@ -327,9 +290,40 @@ def test_the_schema_compiles_for_postgresql() -> None:
     from sqlalchemy.dialects import postgresql
     from sqlalchemy.schema import CreateTable
 
-    from battleline.server.store import GameRow
+    from battleline.server.tables import GameRow
 
     tables = GameRow.metadata.sorted_tables
-    assert [t.name for t in tables] == ["games", "orders", "sealed", "tokens"]
+    assert [t.name for t in tables] == [
+        "games",
+        "scenario_texts",
+        "invites",
+        "orders",
+        "sealed",
+        "tokens",
+    ]
     ddl = "\n".join(str(CreateTable(t).compile(dialect=postgresql.dialect())) for t in tables)
     assert "seed BIGINT" in ddl and "FOREIGN KEY(game_id) REFERENCES games (id)" in ddl
+
+
+def test_web_new_stores_a_scenario_file_with_its_game(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The admin's file is read once by the CLI; the game then needs neither it nor its copy."""
+    from typer.testing import CliRunner
+
+    from battleline.cli import app
+
+    source = Path(__file__).parents[2] / "src/battleline/rulesets/bf1900/data/scenarios"
+    mine = tmp_path / "mine.toml"
+    mine.write_text((source / "01-cruiser-duel.toml").read_text(encoding="utf-8"))
+    monkeypatch.setenv("BATTLELINE_SCENARIO_DIR", str(tmp_path / "copies"))
+    out = CliRunner().invoke(app, ["web-new", str(mine), "--db", db, "--ai", "Red"])
+    assert out.exit_code == 0, out.output
+    game = out.output.split()[1].rstrip(":")
+    mine.unlink()
+    store = GameStore(db, tmp_path / "elsewhere")
+    assert store.get(game).ref.startswith("upload-")
+    assert list((tmp_path / "elsewhere").glob("upload-*.toml"))  # written again from the db
+    store.close()
+    bad = CliRunner().invoke(app, ["web-new", str(mine), "--db", db])
+    assert bad.exit_code != 0 and "cannot read" in str(bad.exception)

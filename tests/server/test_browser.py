@@ -1,4 +1,4 @@
-"""The player's page in a real browser: join, submit sealed orders, see the phase advance.
+"""The player's page in a real browser: claim a seat, submit sealed orders, see the phase advance.
 
 Drives Debian's chromium (``/usr/bin/chromium``) through Playwright's sync API against a uvicorn
 server the test starts on 127.0.0.1 in a thread. Skipped where chromium or Playwright is missing.
@@ -44,7 +44,8 @@ def _free_port() -> int:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     db = tmp_path_factory.mktemp("web") / "web.sqlite3"
-    config = uvicorn.Config(create_app(str(db)), host="127.0.0.1", port=port, log_level="warning")
+    app = create_app(str(db), scenario_dir=db.parent / "scenarios")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -77,21 +78,24 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 def _new_game(server: str, ai: list[str]) -> dict[str, Any]:
-    r = httpx.post(f"{server}/api/games", json={"scenario": "cruiser-duel", "seed": 5, "ai": ai})
+    r = httpx.post(f"{server}/api/games", json={"scenario": "cruiser-duel", "ai": ai})
     assert r.status_code == 201, r.text
     made: dict[str, Any] = r.json()
     return made
 
 
 def test_join_submit_and_see_the_phase_advance(server: str, page: Any) -> None:
-    """Blue joins by the form, is refused a bad order, seals a good one; the AI's Red answers."""
+    """Blue claims its seat by pasting the invite in the form, is refused a bad order, seals a
+    good one; the AI's Red answers."""
     made = _new_game(server, ["Red"])
     expect = sync_api.expect
     page.goto(server + "/")
     page.fill("#game-id", made["game_id"])
-    page.fill("#token", made["seats"][0]["token"])
+    page.fill("#token", made["invites"][0]["invite"])
     page.click("#join-button")
     expect(page.locator("#side")).to_have_text("Blue")
+    expect(page.locator("#message")).to_contain_text("Seat claimed")
+    assert re.search(r"#game=\w+&token=", page.url)
     expect(page.locator("#phase")).to_have_text("command")
     expect(page.locator("#ship-rows")).to_contain_text("Yoshino")
     expect(page.locator("#help")).to_contain_text("SPD")
@@ -110,10 +114,13 @@ def test_join_submit_and_see_the_phase_advance(server: str, page: Any) -> None:
 
 
 def test_waiting_for_the_other_side_then_polling(server: str, page: Any) -> None:
-    """Two humans: Blue waits after sealing, and the page picks up Red's move by polling."""
+    """Two humans: Blue opens its invite link, waits after sealing, and the page picks up Red's
+    move by polling. The invite link opened again is refused: the seat is taken."""
     made = _new_game(server, [])
-    blue, red = (s["token"] for s in made["seats"])
-    page.goto(f"{server}/#game={made['game_id']}&token={blue}")
+    blue_invite, red_invite = (s["invite"] for s in made["invites"])
+    game = made["game_id"]
+    red = httpx.post(f"{server}/api/games/{game}/claim", json={"invite": red_invite}).json()
+    page.goto(f"{server}/#game={game}&invite={blue_invite}")
     expect = sync_api.expect
     expect(page.locator("#phase")).to_have_text("command")
     page.fill("#order-lines", "Blue cruiser: SPD15")
@@ -122,7 +129,7 @@ def test_waiting_for_the_other_side_then_polling(server: str, page: Any) -> None
     expect(page.locator("#my-orders")).to_have_text("Blue cruiser: SPD15")
     r = httpx.post(
         f"{server}/api/games/{made['game_id']}/orders",
-        headers={"X-Battleline-Token": red},
+        headers={"X-Battleline-Token": red["token"]},
         json={"turn": 1, "phase": "command", "lines": ["Red cruiser: SPD17"]},
     )
     assert r.json()["resolved"] is True
@@ -131,3 +138,18 @@ def test_waiting_for_the_other_side_then_polling(server: str, page: Any) -> None
     expect(page.locator("#event-list")).to_contain_text("Blue: Blue cruiser: SPD15")
     # Red's written orders stay Red's: Blue sees only what they did on the table.
     expect(page.locator("#event-list")).not_to_contain_text("Red: Red cruiser: SPD17")
+
+    other = page.context.new_page()
+    other.goto(f"{server}/#game={game}&invite={blue_invite}")
+    expect(other.locator("#message")).to_contain_text("claimed already")
+    expect(other.locator("#side")).to_have_text("")  # no seat opened
+
+
+def test_the_game_link_shows_the_seats(server: str, page: Any) -> None:
+    made = _new_game(server, ["Red"])
+    page.goto(made["game_url"].replace("http://testserver/", server + "/"))
+    expect = sync_api.expect
+    expect(page.locator("#message")).to_contain_text("Blue: open, Red: the computer")
+    page.fill("#token", made["invites"][0]["invite"])
+    page.click("#join-button")
+    expect(page.locator("#side")).to_have_text("Blue")

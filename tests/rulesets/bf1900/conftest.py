@@ -19,7 +19,7 @@ import pytest
 
 from battleline.engine.dice import FixedDice
 from battleline.engine.events import EventLog
-from battleline.rulesets.bf1900.damage.codes import DamageContext
+from battleline.rulesets.bf1900.damage.context import DamageContext
 from battleline.rulesets.bf1900.hits import Aspect
 from battleline.rulesets.bf1900.ship import (
     Compartment,

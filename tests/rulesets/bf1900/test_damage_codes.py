@@ -6,13 +6,8 @@ import pytest
 
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import RulesDataError
-from battleline.rulesets.bf1900.damage.codes import (
-    CODE_NAMES,
-    Code,
-    DamageContext,
-    apply_codes,
-    parse_code,
-)
+from battleline.rulesets.bf1900.damage.codes import CODE_NAMES, apply_codes, parse_code
+from battleline.rulesets.bf1900.damage.context import Code, DamageContext
 from battleline.rulesets.bf1900.hits import Aspect
 from battleline.rulesets.bf1900.ship import GunClass, Mounting
 from battleline.rulesets.bf1900.shiplog import Mark, PropulsionBoxes, RudderState

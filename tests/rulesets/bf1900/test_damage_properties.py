@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from battleline.engine.events import EventLog
 from battleline.errors import IllegalOrderError
 from battleline.rulesets.bf1900.charts import load_charts
-from battleline.rulesets.bf1900.damage.codes import CODE_NAMES, DamageContext, apply_codes
+from battleline.rulesets.bf1900.damage.codes import CODE_NAMES, apply_codes
+from battleline.rulesets.bf1900.damage.context import DamageContext
 from battleline.rulesets.bf1900.damage.declarations import DCDeclaration, parse_declaration
 from battleline.rulesets.bf1900.damage.phase import run_damage_phase
 from battleline.rulesets.bf1900.damage.step3 import (

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from battleline.engine.events import EventLog
 from battleline.errors import IllegalOrderError, RulesDataError
 from battleline.rulesets.bf1900.charts import load_charts
-from battleline.rulesets.bf1900.damage.codes import Code, parse_code
+from battleline.rulesets.bf1900.damage.codes import parse_code
+from battleline.rulesets.bf1900.damage.context import Code
 from battleline.rulesets.bf1900.damage.declarations import DCDeclaration, parse_declaration
 from battleline.rulesets.bf1900.damage.step3 import (
     DeclarationCheck,
@@ -158,7 +159,7 @@ def test_deeper_context_equals_the_replaced_one(cause: str) -> None:
     import dataclasses
 
     from battleline.engine.dice import FixedDice
-    from battleline.rulesets.bf1900.damage.codes import DamageContext
+    from battleline.rulesets.bf1900.damage.context import DamageContext
     from battleline.rulesets.bf1900.hits import Aspect
 
     ctx = DamageContext(

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from battleline.engine.events import EventKind, EventLog
 from battleline.rulesets.bf1900.charts import load_charts
-from battleline.rulesets.bf1900.damage.codes import DamageContext, apply_codes
+from battleline.rulesets.bf1900.damage.codes import apply_codes
+from battleline.rulesets.bf1900.damage.context import DamageContext
 from battleline.rulesets.bf1900.damage.step1 import (
     ADJOINING,
     fire_and_flooding,

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import UnknownNameError
 from battleline.rulesets.bf1900.charts import load_charts
-from battleline.rulesets.bf1900.damage.codes import DamageContext, apply_codes
+from battleline.rulesets.bf1900.damage.codes import apply_codes
+from battleline.rulesets.bf1900.damage.context import DamageContext
 from battleline.rulesets.bf1900.damage.step2 import resolve_hits, torpedo_size
 from battleline.rulesets.bf1900.hits import Ammo, Aspect, ShellSet, TorpedoHit
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, GunClass, Rating

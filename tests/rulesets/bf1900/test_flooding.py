@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import RulesDataError
 from battleline.rulesets.bf1900.charts import load_charts
-from battleline.rulesets.bf1900.damage.codes import DamageContext, apply_codes
+from battleline.rulesets.bf1900.damage.codes import apply_codes
+from battleline.rulesets.bf1900.damage.context import DamageContext
 from battleline.rulesets.bf1900.damage.flooding import column_name, resolve_flood_hit
 from battleline.rulesets.bf1900.hits import Aspect
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, Rating
@@ -87,7 +88,9 @@ def test_EX_BF12C_05_analogue_fixed_column_code() -> None:
 def test_BF12C_FLOOD_03_under_a_quarter_of_the_size_never_floods() -> None:
     """A size-2 shell cannot flood a size-9 ship (22 %): no dice at all."""
     log, dice, events = battleship(9), FixedDice([]), EventLog()
-    level = resolve_flood_hit(log, ctx(dice, weapon_size=2, cause="shell", events=events))
+    level = resolve_flood_hit(
+        log, ctx(dice, weapon_size=2, cause="shell", events=events), apply=apply_codes
+    )
     assert level is FloodLevel.NONE and log.flooding_points == 0
     assert "cannot flood" in events.of_kind(EventKind.FLOODING)[0].text
 
@@ -149,7 +152,7 @@ def test_codes_route_FL_through_the_flooding_helper() -> None:
 def test_default_apply_is_the_damage_code_mapping() -> None:
     """Moderate effects face 6 is "P": one propulsion box damaged."""
     log, dice = battleship(8), FixedDice([2, 1, 6])
-    resolve_flood_hit(log, ctx(dice), column=100)
+    resolve_flood_hit(log, ctx(dice), column=100, apply=apply_codes)
     dice.assert_consumed()
     assert log.compartments[Compartment.FORWARD].level is FloodLevel.MODERATE
     assert log.propulsion.damaged == 1
@@ -167,13 +170,13 @@ def test_BF6_REP_08_new_heavy_breaks_containment() -> None:
 
 def test_plain_fl_without_a_weapon_size_is_a_data_error() -> None:
     with pytest.raises(RulesDataError, match="weapon size"):
-        resolve_flood_hit(battleship(), ctx(FixedDice([]), weapon_size=None))
+        resolve_flood_hit(battleship(), ctx(FixedDice([]), weapon_size=None), apply=apply_codes)
 
 
 def test_sunk_ship_takes_no_flooding() -> None:
     log = battleship()
     log.sunk = True
-    assert resolve_flood_hit(log, ctx(FixedDice([]))) is FloodLevel.NONE
+    assert resolve_flood_hit(log, ctx(FixedDice([])), apply=apply_codes) is FloodLevel.NONE
 
 
 @given(
@@ -196,7 +199,9 @@ def test_flood_level_never_decreases(
     log, dice = battleship(8), SeededDice(seed)
     for column, aspect, size in hits:
         before = {c: s.level for c, s in log.compartments.items()}
-        resolve_flood_hit(log, ctx(dice, weapon_size=size, aspect=aspect), column=column)
+        resolve_flood_hit(
+            log, ctx(dice, weapon_size=size, aspect=aspect), column=column, apply=apply_codes
+        )
         for comp, state in log.compartments.items():
             assert state.level >= before[comp]
         assert log.flooding_points == sum(int(s.level) for s in log.compartments.values())

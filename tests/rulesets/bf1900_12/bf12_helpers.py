@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from battleline.engine.events import EventKind, EventLog
-from battleline.rulesets.bf1900.damage.codes import DamageContext
+from battleline.rulesets.bf1900.damage.context import DamageContext
 from battleline.rulesets.bf1900.hits import Ammo, Aspect, ShellSet
 from battleline.rulesets.bf1900.ship import GunClass, ShipClass
 from battleline.rulesets.bf1900.shipdb import get_ship_class

@@ -187,7 +187,7 @@ def test_EX_BF12C_04_size_60_against_55_moderate_then_px() -> None:
     chosen at random on the embattled side (d12 in thirds: 5 → port amidships); Effects 9 on the
     Moderate line → PX."""
     log, dice = mikasa(), FixedDice([8, 5, 9])
-    level = resolve_flood_hit(log, ctx(dice, weapon_size=60))
+    level = resolve_flood_hit(log, ctx(dice, weapon_size=60), apply=apply_codes)
     dice.assert_consumed()
     assert level is FloodLevel.MODERATE
     assert log.compartments[Compartment.PORT].level is FloodLevel.MODERATE
@@ -198,7 +198,7 @@ def test_EX_BF12C_04_size_60_against_55_moderate_then_px() -> None:
 def test_EX_DRV_06_quarter_size_cutoff_rolls_nothing() -> None:
     """EX-DRV-06, BF12C-FLOOD-03: a size-13 shell cannot flood a size-55 ship; no die."""
     log, dice = mikasa(), FixedDice([])
-    assert resolve_flood_hit(log, ctx(dice, weapon_size=13)) is FloodLevel.NONE
+    assert resolve_flood_hit(log, ctx(dice, weapon_size=13), apply=apply_codes) is FloodLevel.NONE
     dice.assert_consumed()
 
 

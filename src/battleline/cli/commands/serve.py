@@ -1,8 +1,8 @@
 """``battleline serve`` runs the web server; ``battleline web-new`` starts a game in its database.
 
 ``serve`` hosts :func:`battleline.server.app.create_app` with uvicorn. ``web-new`` makes a game
-straight in the database (no server needed) and prints the game id, one join link and token per
-human side, and the umpire's token. Tokens are shown only this once.
+straight in the database (no server needed) and prints the game id, the game link, one invite per
+human side (each claimed once, in the browser), and the umpire's token, shown only this once.
 """
 
 from __future__ import annotations
@@ -27,27 +27,41 @@ def need_web_extra() -> None:
 def web_new(
     scenario: str, db: str | None, seed: int | None, ai: list[str], base_url: str
 ) -> list[str]:
-    """Start a game in the database ``db``; return the lines to print (id, tokens, links)."""
-    need_web_extra()
-    from battleline.server.app import create_game
-    from battleline.server.store import UMPIRE, GameStore
+    """Start a game in the database ``db``; return the lines to print (id, invites, links).
 
+    ``scenario`` is a built-in id or a scenario file on this machine; a file's text is stored
+    with the game, so the game never needs the file again.
+    """
+    need_web_extra()
+    from pathlib import Path
+
+    from battleline.server.scenarios import builtin_names, decode
+    from battleline.server.service import create_game
+    from battleline.server.store import GameStore
+
+    text: str | None = None
+    if scenario not in builtin_names():
+        try:
+            text = decode(Path(scenario).read_bytes())
+        except OSError as exc:
+            raise BattlelineError(f"{scenario}: cannot read ({exc.strerror})") from None
     store = GameStore(db)
     try:
-        chosen = seed if seed is not None else secrets.randbelow(2**31)
-        live, tokens = create_game(store, scenario, chosen, ai)
+        chosen = seed if seed is not None else secrets.randbelow(2**62)
+        live, seats = create_game(store, chosen, ai, scenario=None if text else scenario, text=text)
     finally:
         store.close()
     base = base_url.rstrip("/") + "/"
-    lines = [f"game {live.id}: {scenario}, seed {chosen} (keep the seed to yourself)"]
+    lines = [f"game {live.id}: {scenario} (the seed stays secret until the battle ends)"]
+    lines.append(f"  game link: {base}#game={live.id}")
     for side in live.game.state.sides:
-        if side in tokens:
-            lines.append(f"  {side}: token {tokens[side]}")
-            lines.append(f"    join: {base}#game={live.id}&token={tokens[side]}")
+        if side in seats.invites:
+            lines.append(f"  {side}: invite {seats.invites[side]}")
+            lines.append(f"    claim: {base}#game={live.id}&invite={seats.invites[side]}")
         else:
             lines.append(f"  {side}: played by the computer")
-    lines.append(f"  umpire: token {tokens[UMPIRE]}")
-    lines.append(f"    view: {base}api/games/{live.id}/umpire?token={tokens[UMPIRE]}")
+    lines.append(f"  umpire: token {seats.umpire}")
+    lines.append(f"    view: {base}api/games/{live.id}/umpire?token={seats.umpire}")
     return lines
 
 

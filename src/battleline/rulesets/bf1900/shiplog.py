@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum, StrEnum
 from typing import Any, Protocol
 
+from battleline.rulesets.bf1900.flood_tables import UnevenEffect
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, ShipClass
 
 #: ``object.__new__``: makes an instance without running ``__init__``/``__post_init__``, for the
@@ -408,8 +409,6 @@ class ShipLog:
         A field missing from ``data`` keeps its fresh-log value; a malformed one raises
         ``ValueError`` naming the field. ``ShipLog.from_dict(d, c).to_dict() == d``.
         """
-        from battleline.rulesets.bf1900.charts import UnevenEffect
-
         if data.get("class", ship_class.name) != ship_class.name:
             raise ValueError(f"log is of class {data.get('class')!r}, not {ship_class.name!r}")
         log = cls(str(data["name"]), ship_class, str(data.get("side", "")))

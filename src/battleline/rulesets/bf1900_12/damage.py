@@ -25,7 +25,8 @@ from collections.abc import Mapping, Sequence
 
 from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
-from battleline.rulesets.bf1900.damage.codes import DamageContext, apply_codes, parse_code
+from battleline.rulesets.bf1900.damage.codes import apply_codes, parse_code
+from battleline.rulesets.bf1900.damage.context import DamageContext
 from battleline.rulesets.bf1900.damage.flooding import resolve_flood_hit
 from battleline.rulesets.bf1900.damage.step1 import rolls_critical
 from battleline.rulesets.bf1900.damage.step4 import count_down, update_listing
@@ -95,7 +96,9 @@ def fire_and_flooding(log: ShipLog, charts: Charts12, dice: Dice, events: EventL
             code = parse_code(text)
             if code.name == "FL":
                 # BF12C-CRIT-04: more flooding in the named column, here in the same compartment.
-                resolve_flood_hit(log, ctx, column=code.column or 100, compartment=zone)
+                resolve_flood_hit(
+                    log, ctx, column=code.column or 100, compartment=zone, apply=apply_codes
+                )
             else:
                 apply_codes(log, [text], ctx)
 
@@ -259,7 +262,7 @@ def resolve_torpedo_hit(
         weapon_size=float(size),
         cause="torpedo",
     )
-    resolve_flood_hit(log, ctx)
+    resolve_flood_hit(log, ctx, apply=apply_codes)
 
 
 def resolve_hits(

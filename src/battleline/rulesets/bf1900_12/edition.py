@@ -25,7 +25,7 @@ from typing import Any
 
 from battleline.engine.events import EventKind
 from battleline.errors import RulesDataError
-from battleline.rulesets.bf1900.damage.codes import Code, CodeEffect, DamageContext
+from battleline.rulesets.bf1900.damage.context import Code, CodeEffect, DamageContext
 from battleline.rulesets.bf1900.damage.locations import choose, position_compartment
 from battleline.rulesets.bf1900.damage.step2 import HALVING_PROTECTION
 from battleline.rulesets.bf1900.hits import Aspect, TorpedoHit

@@ -1,5 +1,7 @@
-// battleline web page: join a game, read the side's view, submit sealed orders, poll.
+// battleline web page: claim a seat or join one, read the side's view, submit sealed orders, poll.
 // The page holds no rules: the server checks every order and answers with the engine's message.
+// An invite link (#game=ID&invite=I) is claimed once; the page then shows the seat's own link
+// (#game=ID&token=T) in the address bar, to bookmark.
 "use strict";
 
 const POLL_MS = 2000;
@@ -151,6 +153,45 @@ async function send(path, okText) {
   }
 }
 
+async function claim(game, invite) {
+  const response = await fetch(`/api/games/${encodeURIComponent(game)}/claim`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ invite }),
+  });
+  let body = null;
+  try {
+    body = await response.json();
+  } catch (_) {
+    body = null;
+  }
+  if (!response.ok) {
+    say(problem(body, response), "error");
+    return null;
+  }
+  history.replaceState(null, "", `#game=${encodeURIComponent(game)}&token=${encodeURIComponent(body.token)}`);
+  $("token").value = body.token;
+  return body.token;
+}
+
+async function enter(game, secret) {
+  // The form takes a seat's token or an invite: try it as a token, then claim it as an invite.
+  game = game.trim();
+  secret = secret.trim();
+  const probe = await fetch(`/api/games/${encodeURIComponent(game)}/view?since=1000000000`, {
+    headers: { "X-Battleline-Token": secret },
+  });
+  if (probe.status === 403) {
+    const token = await claim(game, secret);
+    if (token) {
+      await join(game, token);
+      say(`Seat claimed. Bookmark this address: it is your ${$("side").textContent} seat.`, "ok");
+    }
+    return;
+  }
+  await join(game, secret);
+}
+
 async function join(game, token) {
   seat.game = game.trim();
   seat.token = token.trim();
@@ -164,6 +205,25 @@ async function join(game, token) {
   timer = setInterval(poll, POLL_MS);
 }
 
+async function showGameLink(game) {
+  // The game link: what anyone may know of a game (its scenario and which seats are taken).
+  const response = await fetch(`/api/games/${encodeURIComponent(game)}`);
+  let info = null;
+  try {
+    info = await response.json();
+  } catch (_) {
+    info = null;
+  }
+  if (!response.ok) {
+    say(problem(info, response), "error");
+    return;
+  }
+  const seats = info.seats
+    .map((s) => `${s.side}: ${s.human ? (s.claimed ? "taken" : "open") : "the computer"}`)
+    .join(", ");
+  say(`${info.title} (${seats}). Open your invite link, or paste your seat's token or invite.`, "");
+}
+
 async function start() {
   try {
     help = await (await fetch("/api/notation")).json();
@@ -172,7 +232,7 @@ async function start() {
   }
   $("join").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    join($("game-id").value, $("token").value);
+    enter($("game-id").value, $("token").value);
   });
   $("check-button").addEventListener("click", () =>
     send("/check", () => "The umpire accepts these orders (not yet sealed)."),
@@ -187,6 +247,16 @@ async function start() {
     $("game-id").value = params.get("game");
     $("token").value = params.get("token");
     join(params.get("game"), params.get("token"));
+  } else if (params.get("game") && params.get("invite")) {
+    $("game-id").value = params.get("game");
+    const token = await claim(params.get("game"), params.get("invite"));
+    if (token) {
+      await join(params.get("game"), token);
+      say(`Seat claimed. Bookmark this address: it is your ${$("side").textContent} seat.`, "ok");
+    }
+  } else if (params.get("game")) {
+    $("game-id").value = params.get("game");
+    showGameLink(params.get("game"));
   }
 }
 

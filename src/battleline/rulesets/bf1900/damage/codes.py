@@ -7,23 +7,21 @@ and says so in the event log (BF6-DTYPE-02). An unknown code is a data error.
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any
 
-from battleline.engine.dice import Dice
-from battleline.engine.events import EventKind, EventLog
+from battleline.engine.events import EventKind
 from battleline.errors import RulesDataError
+from battleline.rulesets.bf1900.damage.context import (
+    Code,
+    DamageContext,
+)
+from battleline.rulesets.bf1900.damage.flooding import resolve_flood_hit
 from battleline.rulesets.bf1900.damage.locations import choose, locate_gun_hit, locate_main_hit
-from battleline.rulesets.bf1900.hits import Aspect
 from battleline.rulesets.bf1900.ship import GunClass, Mounting
 from battleline.rulesets.bf1900.shiplog import Mark, RudderState, ShipLog
-
-CAUSES = frozenset({"shell", "torpedo", "explosion", "spread", "critical", "misc"})
 
 #: Every code name :func:`apply_codes` knows, in its canonical spelling.
 CODE_NAMES = frozenset(
@@ -34,85 +32,8 @@ CODE_NAMES = frozenset(
 #: Chains of chart rolls deeper than this mean a chart that feeds itself forever.
 MAX_DEPTH = 25
 
-_NO_EFFECTS: Mapping[str, Any] = MappingProxyType({})
 _CANONICAL = {name.upper(): name for name in CODE_NAMES}
 _CODE_RE = re.compile(r"^(\d*)([A-Za-z]+|-)$")
-
-
-class DamageCharts(Protocol):
-    """The chart lookups the damage code needs (implemented by ``charts.Charts``)."""
-
-    def critical(self, line: str, roll: int) -> Sequence[str]: ...
-
-    def misc_damage(self, roll: int) -> Sequence[str]: ...
-
-    def uneven_flooding(self, axis: str, difference: int) -> Any: ...
-
-    def sink_roll(self, points: int) -> tuple[int, int, int] | None: ...
-
-    def repair_range(self, action: str) -> tuple[int, int]: ...
-
-    def command_range(self, function: str) -> tuple[int, int]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class DamageContext:
-    """What a code needs besides the ship: charts, dice, events and where the hit came from.
-
-    ``aspect`` is the embattled side (``None`` for an explosion); ``weapon_size`` the shell or
-    torpedo size for a plain ``FL``; ``cause`` one of :data:`CAUSES`. ``die`` is the edition's
-    die for every chart and location roll (6; 12 in the 1D12 edition, DIFF-01) and ``effects``
-    lets an edition replace what some codes do (the 1D12 ``S``, DIFF-10); both carry down to
-    deeper rolls.
-    """
-
-    charts: DamageCharts
-    dice: Dice
-    events: EventLog
-    aspect: Aspect | None
-    weapon_size: float | None
-    cause: str = "shell"
-    depth: int = 0
-    die: int = 6
-    effects: Mapping[str, CodeEffect] = dataclasses.field(default_factory=lambda: _NO_EFFECTS)
-
-    def __post_init__(self) -> None:
-        if self.cause not in CAUSES:
-            raise ValueError(f"unknown damage cause {self.cause!r}; use one of {sorted(CAUSES)}")
-
-    def deeper(self, cause: str, aspect: Aspect | None) -> DamageContext:
-        """The context for codes produced by a further chart roll (``dataclasses.replace``,
-        spelt out: replace looks the fields up again on every call)."""
-        return DamageContext(
-            self.charts,
-            self.dice,
-            self.events,
-            aspect,
-            self.weapon_size,
-            cause,
-            self.depth + 1,
-            self.die,
-            self.effects,
-        )
-
-
-ApplyCodes = Callable[[ShipLog, Sequence[str], DamageContext], None]
-#: An edition's own effect for one code (see ``DamageContext.effects``).
-CodeEffect = Callable[[ShipLog, "Code", DamageContext], None]
-
-
-@dataclass(frozen=True, slots=True)
-class Code:
-    """One parsed code: ``count`` times ``name``; ``column`` for a fixed-column flood hit."""
-
-    name: str
-    count: int = 1
-    column: int | None = None
-
-    def __str__(self) -> str:
-        if self.column is not None:
-            return f"{self.column}FL"
-        return f"{self.count if self.count > 1 else ''}{self.name}"
 
 
 def parse_code(text: str, *, where: str = "damage code") -> Code:
@@ -476,9 +397,7 @@ def _chart_roll(log: ShipLog, ctx: DamageContext, code: str) -> None:
 
 def _flood(log: ShipLog, ctx: DamageContext, column: int | None) -> None:
     """FL / nnnFL: a Flooding Occurrence roll, resolved by ``damage.flooding`` (BF6-FLD-01)."""
-    from battleline.rulesets.bf1900.damage.flooding import resolve_flood_hit
-
-    resolve_flood_hit(log, ctx, column=column)
+    resolve_flood_hit(log, ctx, column=column, apply=apply_codes)
 
 
 _HANDLERS: dict[str, Callable[[ShipLog, DamageContext], None]] = {

@@ -21,7 +21,7 @@ from typing import cast
 from battleline.engine.events import EventKind
 from battleline.errors import RulesDataError
 from battleline.rulesets.bf1900.charts import Charts
-from battleline.rulesets.bf1900.damage.codes import ApplyCodes, DamageContext
+from battleline.rulesets.bf1900.damage.context import ApplyCodes, DamageContext
 from battleline.rulesets.bf1900.damage.locations import flood_compartment, raise_flooding
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel
 from battleline.rulesets.bf1900.shiplog import ShipLog
@@ -39,7 +39,7 @@ def resolve_flood_hit(
     *,
     column: int | str | None = None,
     compartment: Compartment | None = None,
-    apply: ApplyCodes | None = None,
+    apply: ApplyCodes,
 ) -> FloodLevel:
     """Resolve one flood hit on ``log``; returns the level the Occurrence roll gave.
 
@@ -47,12 +47,8 @@ def resolve_flood_hit(
     plain ``FL``, whose column comes from ``ctx.weapon_size`` against the ship's size.
     ``compartment`` places the flooding (Step One spreading, BF6-DMG-06); otherwise it lands on
     the embattled side ``ctx.aspect``, or anywhere when there is no aspect (an explosion). The
-    effect codes go through ``apply`` (default: the damage-code mapping).
+    effect codes go through ``apply``, the damage-code mapping in use (``codes.apply_codes``).
     """
-    if apply is None:
-        from battleline.rulesets.bf1900.damage.codes import apply_codes
-
-        apply = apply_codes
     charts = cast(Charts, ctx.charts)
     if log.sunk:
         return FloodLevel.NONE

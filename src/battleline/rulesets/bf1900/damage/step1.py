@@ -28,13 +28,8 @@ from types import MappingProxyType
 from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
 from battleline.rulesets.bf1900.charts import Charts
-from battleline.rulesets.bf1900.damage.codes import (
-    ApplyCodes,
-    Code,
-    DamageContext,
-    parse_code,
-    put_out_fire,
-)
+from battleline.rulesets.bf1900.damage.codes import parse_code, put_out_fire
+from battleline.rulesets.bf1900.damage.context import ApplyCodes, Code, DamageContext
 from battleline.rulesets.bf1900.damage.flooding import resolve_flood_hit
 from battleline.rulesets.bf1900.damage.locations import choose
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel

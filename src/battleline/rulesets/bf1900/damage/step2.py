@@ -23,7 +23,7 @@ from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import UnknownNameError
 from battleline.rulesets.bf1900.charts import Charts, ShellTable
-from battleline.rulesets.bf1900.damage.codes import ApplyCodes, DamageContext
+from battleline.rulesets.bf1900.damage.context import ApplyCodes, DamageContext
 from battleline.rulesets.bf1900.damage.flooding import resolve_flood_hit
 from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
 from battleline.rulesets.bf1900.ship import Rating

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import IllegalOrderError
-from battleline.rulesets.bf1900.damage.codes import DamageCharts
+from battleline.rulesets.bf1900.damage.context import DamageCharts
 from battleline.rulesets.bf1900.damage.declarations import DCAction, DCDeclaration
 from battleline.rulesets.bf1900.damage.locations import position_compartment, raise_flooding
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, GunClass

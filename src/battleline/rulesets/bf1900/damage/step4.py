@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
-from battleline.rulesets.bf1900.damage.codes import DamageCharts
+from battleline.rulesets.bf1900.damage.context import DamageCharts
 from battleline.rulesets.bf1900.shiplog import ShipLog, SinkingState
 
 #: Total flooding points that call for a sink roll (BF6-SINK-01, EX-DRV-04).
