@@ -29,7 +29,7 @@ def register(app: typer.Typer) -> None:
         if narrate:
             from battleline.cli.narrate import Narrator
 
-            narrator = Narrator(console)
+            narrator = Narrator(console, verbose=True)
             narrator(events)
             narrator.finish()
         got = state_hash(state)

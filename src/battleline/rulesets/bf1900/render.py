@@ -17,6 +17,7 @@ import matplotlib as mpl
 from matplotlib.figure import Figure
 from matplotlib.patches import Polygon as PolygonPatch
 from matplotlib.ticker import FuncFormatter
+from shapely.geometry import box
 
 from battleline.engine.geometry import Pose
 from battleline.rulesets.bf1900.scales import Scale
@@ -54,16 +55,26 @@ def _extent(
         reach = sizes.get(name, (0.0, 0.0))[0] / 2.0
         xs += [pose.x - reach, pose.x + reach]
         ys += [pose.y - reach, pose.y + reach]
-    if not xs:  # land frames the picture only when there is no ship to frame it
-        for piece in land:
-            x0, y0, x1, y1 = piece.polygon.bounds
-            xs += [x0, x1]
-            ys += [y0, y1]
     for pts in tracks.values():
         xs += [p[0] for p in pts]
         ys += [p[1] for p in pts]
     xs += [m[0] for m in markers]
     ys += [m[1] for m in markers]
+    # Land frames the picture: an island or a rock whole, a coast larger than the battle
+    # only where it lies near the ships (all of it would shrink them to a pile).
+    near, span = None, 0.0
+    if xs:
+        span = max(max(xs) - min(xs), max(ys) - min(ys), 1000.0)
+        reach = 0.1 * span
+        near = box(min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach)
+    for piece in land:
+        lx0, ly0, lx1, ly1 = piece.polygon.bounds
+        large = max(lx1 - lx0, ly1 - ly0) > span
+        shape = piece.polygon if near is None or not large else piece.polygon.intersection(near)
+        if not shape.is_empty:
+            lx0, ly0, lx1, ly1 = shape.bounds
+            xs += [lx0, lx1]
+            ys += [ly0, ly1]
     if not xs:
         return -1000.0, -1000.0, 1000.0, 1000.0
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
@@ -185,7 +196,8 @@ def render_table(
             patch = PolygonPatch(ring, closed=True, facecolor=_LAND, edgecolor="#8a7a50", lw=0.8)
             patch.set_gid(f"land-{piece.name}")
             ax.add_patch(patch)
-            c = piece.polygon.representative_point()
+            shown = piece.polygon.intersection(box(x0, y0, x1, y1))  # its name where it shows
+            c = (shown if not shown.is_empty else piece.polygon).representative_point()
             ax.annotate(
                 piece.name, (c.x, c.y), ha="center", va="center", fontsize=7, style="italic"
             )
