@@ -9,7 +9,6 @@ fates and the verdict only. The same seed prints the same bytes.
 
 from __future__ import annotations
 
-import inspect
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -41,11 +40,11 @@ def write_picture(game: Game[Any, Any], path: Path) -> Path | None:
     for e in game.events.events:
         if e.kind is EventKind.MOVE and e.ship and "x" in e.data and "y" in e.data:
             ticks.setdefault(e.ship, []).append((e.turn, float(e.data["x"]), float(e.data["y"])))
-    draw: Any = game.ruleset.picture
-    if "ticks" in inspect.signature(draw).parameters:
-        written = draw(game.state, str(path), ticks=ticks)
+    with_ticks = getattr(game.ruleset, "picture_with_ticks", None)
+    if with_ticks is not None:
+        written = with_ticks(game.state, str(path), ticks)
     else:
-        written = draw(game.state, str(path))
+        written = game.ruleset.picture(game.state, str(path))
     return None if written is None else Path(written)
 
 

@@ -151,9 +151,7 @@ def ship_points(log: ShipLog, scenario: Scenario) -> tuple[float, str]:
 
 def points_against(state: Bf1900State, side: str, scenario: Scenario) -> float:
     """Victory points the enemies of ``side`` have scored against its ships."""
-    return sum(
-        ship_points(log, scenario)[0] for log in state.logs.values() if log.side == side
-    )
+    return sum(ship_points(log, scenario)[0] for log in state.logs.values() if log.side == side)
 
 
 def verdict(state: Bf1900State, reason: str) -> Result:
@@ -599,15 +597,18 @@ class Ruleset:
             for name, log in state.logs.items()
         )
 
-    def picture(
+    def picture(self, state: Bf1900State, path: str) -> str | None:
+        """The tracks drawn with the table renderer (``render.render_table``)."""
+        return self.picture_with_ticks(state, path, {})
+
+    def picture_with_ticks(
         self,
         state: Bf1900State,
         path: str,
-        ticks: Mapping[str, Sequence[tuple[int, float, float]]] | None = None,
+        ticks: Mapping[str, Sequence[tuple[int, float, float]]],
     ) -> str | None:
-        """The tracks drawn with the table renderer (``render.render_table``); ``ticks`` are
-        the ships' ``(turn, x, y)`` positions after each move (the demo reads them from the
-        MOVE events), drawn as turn ticks on the tracks."""
+        """:meth:`picture` with turn ticks: ``ticks`` are the ships' ``(turn, x, y)`` positions
+        after each move (the demo reads them from the MOVE events)."""
         from battleline.rulesets.bf1900.render import render_table
 
         scale = scale_of(state)
@@ -621,7 +622,7 @@ class Ruleset:
             title=f"{state.scenario}, seed {state.seed}: turn {state.turn}",
             scale=scale,
             fates={n: ship_fate(log) for n, log in state.logs.items()},
-            ticks=ticks or {},
+            ticks=ticks,
         )
         return str(written)
 
@@ -633,9 +634,7 @@ class Ruleset:
         """Each ship's worth to the enemy: (ship, her side, points, why), in scenario order
         (the after-action report's breakdown of :meth:`verdict`)."""
         sc = get_scenario(state.scenario)
-        return tuple(
-            (name, log.side, *ship_points(log, sc)) for name, log in state.logs.items()
-        )
+        return tuple((name, log.side, *ship_points(log, sc)) for name, log in state.logs.items())
 
     def verdict(self, state: Bf1900State, reason: str) -> Result:
         """The result by the victory conditions."""
