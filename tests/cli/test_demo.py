@@ -37,8 +37,9 @@ def _demo(tmp_path: Path, *extra: str) -> str:
 def test_demo_finishes_with_a_verdict_a_summary_and_a_picture(tmp_path: Path) -> None:
     out = _demo(tmp_path)
     assert "Turn 1" in out
-    assert "estimate" in out and "true" in out  # range estimates against true ranges
-    assert "Fates" in out
+    assert "command phase" in out and "gunnery phase" in out and "damage phase" in out
+    assert "Turn 1 in short" in out and "fired (* hit zone): Kasagi → Yoshino" in out
+    assert "After-action report" in out and "Fates" in out
     assert any(word in out for word in (" wins ", "Draw"))
     assert f"picture of the tracks: {tmp_path / 't.svg'}" in out
     assert (tmp_path / "t.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")

@@ -361,3 +361,13 @@ def test_bad_shell_file_names_the_field(raw: dict[str, object], field: str) -> N
     with pytest.raises(RulesDataError) as err:
         parse_shells(raw)
     assert field in str(err.value)
+
+
+def test_HE_lines_show_the_halved_penetration_they_use() -> None:
+    """Issue 14 item 6: an HE hit prints the halved penetration beside its percentage
+    (13 × 0.5 = 6.5 vs 9 is 72 %), an AP hit the plain value."""
+    _, events = run({"Suvorov": target(vitals=9)}, [shells(1, Ammo.HE, 13)], rolls=[1, 6])
+    text = events.of_kind(EventKind.DAMAGE)[0].text
+    assert "(penetration 13 × 0.5 = 6.5 vs armour 9, 72%, column 51–100%)" in text
+    _, events = run({"Suvorov": target(vitals=9)}, [shells(1, Ammo.AP, 10)], rolls=[1, 6])
+    assert "(penetration 10 vs armour 9, 111%" in events.of_kind(EventKind.DAMAGE)[0].text

@@ -1,139 +1,50 @@
 """``battleline demo``: a built-in scenario played to the end, admiral against admiral.
 
-Turn by turn it prints the orders given, each range estimate against the true range, splashes and
-hit zones, torpedoes, damage with its dice, fires, flooding, repairs and sinkings; then a summary
-of every ship's fate and the verdict by the scenario's victory conditions, and where the picture
-of the tracks was written. The same seed prints the same bytes.
+By default each turn gets a heading, each phase a label with the events of note under it, and a
+short summary (:mod:`battleline.cli.narrate`); the game ends with the after-action report
+(:mod:`battleline.cli.report`) and where the picture of the tracks was written. ``--verbose``
+prints the full record with every die, ``--step`` pauses after each phase, ``--quiet`` prints the
+fates and the verdict only. The same seed prints the same bytes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 
+from battleline.cli.narrate import Narrator
+from battleline.cli.report import fates_table, print_report
 from battleline.engine import Game, GameRecord
-from battleline.engine.events import Event, EventKind
+from battleline.engine.events import EventKind
 from battleline.engine.ruleset import ShipFate
 from battleline.game import new_game
 
 DEFAULT_SCENARIO = "channel-1900"
 
-#: Events shown as one narrative line each, with the style of the line.
-_STYLE: dict[EventKind, str] = {
-    EventKind.COMMAND: "cyan",
-    EventKind.SIGNAL: "cyan",
-    EventKind.COMMAND_FUNCTION: "cyan",
-    EventKind.MOVE: "",
-    EventKind.COLLISION: "bold yellow",
-    EventKind.GROUNDING: "bold yellow",
-    EventKind.TORPEDO_LAUNCH: "magenta",
-    EventKind.TORPEDO_HIT: "bold magenta",
-    EventKind.TORPEDO_MISS: "magenta",
-    EventKind.HIT: "bold red",
-    EventKind.DAMAGE: "red",
-    EventKind.CRITICAL: "bold red",
-    EventKind.EXPLOSION: "bold red",
-    EventKind.FIRE: "yellow",
-    EventKind.FLOODING: "blue",
-    EventKind.LISTING: "blue",
-    EventKind.REPAIR: "green",
-    EventKind.SINKING: "bold red",
-    EventKind.SUNK: "bold red",
-    EventKind.SURRENDER: "bold white",
-    EventKind.NOTE: "dim",
-}
-
-
-class Narrator:
-    """Prints a game's events as they are produced, grouped by turn and phase."""
-
-    def __init__(self, console: Console) -> None:
-        self.console = console
-        self.turn = 0
-        self.rolls: list[str] = []
-
-    def __call__(self, events: Sequence[Event]) -> None:
-        shots: list[Event] = []
-        for e in events:
-            if e.turn != self.turn and e.kind is EventKind.PHASE:
-                self.turn = e.turn
-                self._flush_shots(shots)
-                self.console.rule(f"[bold]Turn {e.turn}[/]")
-            if e.kind is EventKind.ROLL:
-                self.rolls.append(str(e.data.get("value", "?")))
-                continue
-            if e.kind in (EventKind.SPLASH, EventKind.HIT_ZONE):
-                self.rolls.clear()  # the marker; the umpire's note below has the figures
-                continue
-            if e.kind is EventKind.NOTE and e.data.get("measured"):
-                shots.append(e)
-                continue
-            self._flush_shots(shots)
-            if e.kind is EventKind.ORDER:
-                self.console.print(Text(f"  order  {e.text}", style="dim cyan"))
-            elif e.kind is EventKind.RESULT:
-                pass
-            elif e.kind in _STYLE:
-                shown = self.rolls and "roll" not in e.text
-                dice = f"  [dice {' '.join(self.rolls)}]" if shown else ""
-                self.console.print(Text(f"  {e.text}{dice}", style=_STYLE[e.kind]))
-            self.rolls.clear()
-        self._flush_shots(shots)
-
-    def _flush_shots(self, shots: list[Event]) -> None:
-        """The turn's range estimates against true ranges, one table."""
-        if not shots:
-            return
-        table = Table(title="gunnery: estimate vs true range", title_justify="left", box=None)
-        for col in ("firer", "target", "estimate", "true", "error", "result"):
-            table.add_column(
-                col, justify="right" if col in ("estimate", "true", "error") else "left"
-            )
-        for e in shots:
-            est = float(e.data.get("estimate_m", 0.0))
-            true = float(e.data.get("leading_m", 0.0))
-            hit = bool(e.data.get("hit"))
-            table.add_row(
-                str(e.data.get("firer", e.ship)),
-                str(e.data.get("target", "")),
-                f"{est:,.0f} m",
-                f"{true:,.0f} m",
-                f"{est - true:+,.0f} m",
-                Text("HIT ZONE", style="bold red") if hit else Text("splash", style="dim"),
-            )
-        self.console.print(table)
-        shots.clear()
-
 
 def summary(fates: Sequence[ShipFate]) -> Table:
     """Each ship's fate, with the ruleset's own detail columns."""
-    table = Table(title="Fates", title_justify="left")
-    extra = [k for k, _ in fates[0].details] if fates else []
-    for col in ("side", "ship", "class", "fate", *extra):
-        table.add_column(col)
-    for f in fates:
-        style = {
-            "sunk": "bold red",
-            "sinking": "red",
-            "surrendered": "yellow",
-            "crippled": "yellow",
-            "intact": "green",
-        }.get(f.fate, "")
-        table.add_row(
-            f.side, f.name, f.ship_class, Text(f.fate, style=style), *(v for _, v in f.details)
-        )
-    return table
+    return fates_table(fates)
 
 
 def write_picture(game: Game[Any, Any], path: Path) -> Path | None:
-    """The battle's tracks drawn by the ruleset (``None`` if it draws none)."""
-    written = game.ruleset.picture(game.state, str(path))
+    """The battle's tracks drawn by the ruleset (``None`` if it draws none), with turn ticks
+    from the MOVE events where the ruleset's picture takes them (bf1900 and its kin)."""
+    ticks: dict[str, list[tuple[int, float, float]]] = {}
+    for e in game.events.events:
+        if e.kind is EventKind.MOVE and e.ship and "x" in e.data and "y" in e.data:
+            ticks.setdefault(e.ship, []).append((e.turn, float(e.data["x"]), float(e.data["y"])))
+    with_ticks = getattr(game.ruleset, "picture_with_ticks", None)
+    if with_ticks is not None:
+        written = with_ticks(game.state, str(path), ticks)
+    else:
+        written = game.ruleset.picture(game.state, str(path))
     return None if written is None else Path(written)
 
 
@@ -143,6 +54,8 @@ def run_demo(
     seed: int = 1,
     *,
     quiet: bool = False,
+    verbose: bool = False,
+    pause: Callable[[str], None] | None = None,
     save: Path | None = None,
     picture: Path | None = None,
 ) -> Game[Any, Any]:
@@ -155,14 +68,19 @@ def run_demo(
         f"[bold]battleline demo[/]: {scenario}, seed {seed}, {st.sides[0]} against {st.sides[1]}, "
         f"{len(game.ruleset.fates(st))} ships, up to {st.turn_limit} turns"
     )
-    narrator = Narrator(console)
+    narrator = Narrator(console, verbose=verbose, pause=pause)
     if not quiet:
         narrator(game.events.events)
     play(game, on_events=None if quiet else narrator)
+    if not quiet:
+        narrator.finish()
     console.print()
-    console.print(summary(game.ruleset.fates(game.state)))
-    assert game.state.result is not None
-    console.print(Text(game.state.result.line(), style="bold"))
+    if quiet:
+        console.print(summary(game.ruleset.fates(game.state)))
+        if game.state.result is not None:
+            console.print(game.state.result.line(), style="bold")
+    else:
+        print_report(console, game)
     if save is not None:
         GameRecord.of(game).save(save)
         console.print(f"game saved to {save}")
@@ -171,6 +89,22 @@ def run_demo(
     if where is not None:
         console.print(f"picture of the tracks: {where}")
     return game
+
+
+class StepPause:
+    """``--step``: wait for a line on stdin after each phase; ``q`` (or end of input) stops
+    pausing and plays on to the end."""
+
+    def __init__(self) -> None:
+        self.on = True
+
+    def __call__(self, where: str) -> None:
+        if not self.on:
+            return
+        typer.echo(f"-- end of {where}: Enter for the next phase, q to play to the end --")
+        line = sys.stdin.readline()
+        if not line or line.strip().lower() == "q":
+            self.on = False
 
 
 def register(app: typer.Typer) -> None:
@@ -184,6 +118,12 @@ def register(app: typer.Typer) -> None:
         ),
         save: Path | None = typer.Option(None, help="save the game record (JSON) here"),
         quiet: bool = typer.Option(False, "--quiet", help="only the summary and the result"),
+        verbose: bool = typer.Option(
+            False, "--verbose", help="the full record: every order, event and die"
+        ),
+        step: bool = typer.Option(
+            False, "--step", help="pause after each phase (Enter to go on, q to play to the end)"
+        ),
         picture: Path | None = typer.Option(None, help="where to write the picture of the tracks"),
         charts: Path | None = typer.Option(
             None,
@@ -211,6 +151,8 @@ def register(app: typer.Typer) -> None:
             scenario,
             the_seed,
             quiet=quiet,
+            verbose=verbose,
+            pause=StepPause() if step else None,
             save=save,
             picture=picture,
         )

@@ -27,9 +27,11 @@ def register(app: typer.Typer) -> None:
         record = GameRecord.load(file)
         state, events = replay(record)
         if narrate:
-            from battleline.cli.commands.demo import Narrator
+            from battleline.cli.narrate import Narrator
 
-            Narrator(console)(events)
+            narrator = Narrator(console, verbose=True)
+            narrator(events)
+            narrator.finish()
         got = state_hash(state)
         result = state.result.line() if state.result else "game not finished"
         console.print(f"{record.scenario}, seed {record.seed}: {len(record.orders)} orders")

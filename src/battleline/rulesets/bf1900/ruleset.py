@@ -139,19 +139,23 @@ def ship_fate(log: ShipLog) -> str:
     return "damaged" if damaged else "intact"
 
 
+def ship_points(log: ShipLog, scenario: Scenario) -> tuple[float, str]:
+    """The victory points the enemy scores for one ship and why: sunk (or sinking, or struck
+    where that counts as sunk) ``sunk_per_size`` × size, crippled or struck ``crippled_per_size``
+    × size, otherwise none."""
+    v = scenario.victory
+    fate = ship_fate(log)
+    size = log.cls.size
+    if fate in ("sunk", "sinking") or (fate == "surrendered" and v.surrender_counts_as_sunk):
+        return v.sunk_per_size * size, f"{fate}: {v.sunk_per_size:g} × size {size}"
+    if fate in ("crippled", "surrendered"):
+        return v.crippled_per_size * size, f"{fate}: {v.crippled_per_size:g} × size {size}"
+    return 0.0, fate
+
+
 def points_against(state: Bf1900State, side: str, scenario: Scenario) -> float:
     """Victory points the enemies of ``side`` have scored against its ships."""
-    v = scenario.victory
-    total = 0.0
-    for log in state.logs.values():
-        if log.side != side:
-            continue
-        fate = ship_fate(log)
-        if fate in ("sunk", "sinking") or (fate == "surrendered" and v.surrender_counts_as_sunk):
-            total += v.sunk_per_size * log.cls.size
-        elif fate in ("crippled", "surrendered"):
-            total += v.crippled_per_size * log.cls.size
-    return total
+    return sum(ship_points(log, scenario)[0] for log in state.logs.values() if log.side == side)
 
 
 def verdict(state: Bf1900State, reason: str) -> Result:
@@ -657,10 +661,19 @@ class Ruleset:
 
     def picture(self, state: Bf1900State, path: str) -> str | None:
         """The tracks drawn with the table renderer (``render.render_table``)."""
+        return self.picture_with_ticks(state, path, {})
+
+    def picture_with_ticks(
+        self,
+        state: Bf1900State,
+        path: str,
+        ticks: Mapping[str, Sequence[tuple[int, float, float]]],
+    ) -> str | None:
+        """:meth:`picture` with turn ticks: ``ticks`` are the ships' ``(turn, x, y)`` positions
+        after each move (the demo reads them from the MOVE events)."""
         from battleline.rulesets.bf1900.render import render_table
 
         scale = scale_of(state)
-        labels = {n: f"{n} (sunk)" for n, log in state.logs.items() if log.sunk}
         written = render_table(
             Path(path),
             state.poses,
@@ -668,15 +681,22 @@ class Ruleset:
             {n: log.side for n, log in state.logs.items()},
             land_of(state),
             tracks=state.tracks,
-            labels=labels,
             title=f"{state.scenario}, seed {state.seed}: turn {state.turn}",
             scale=scale,
+            fates={n: ship_fate(log) for n, log in state.logs.items()},
+            ticks=ticks,
         )
         return str(written)
 
     def end_turn(self, state: Bf1900State, events: EventLog) -> Result | None:
         """End-of-turn bookkeeping and the early-end check."""
         return end_turn(state, events)
+
+    def ship_points(self, state: Bf1900State) -> tuple[tuple[str, str, float, str], ...]:
+        """Each ship's worth to the enemy: (ship, her side, points, why), in scenario order
+        (the after-action report's breakdown of :meth:`verdict`)."""
+        sc = get_scenario(state.scenario)
+        return tuple((name, log.side, *ship_points(log, sc)) for name, log in state.logs.items())
 
     def verdict(self, state: Bf1900State, reason: str) -> Result:
         """The result by the victory conditions."""

@@ -130,12 +130,14 @@ def resolve_shell_set(
             col = columns[location] = _column(log, shells, charts, table, location, shift)
         armour, pct, index, column = col
         codes = table.damage(location, index, roll)
+        factor = charts.penetration_factor(shells.ammo)  # HE: the halved value it uses
+        used = "" if factor == 1 else f" × {factor:g} = {shells.penetration * factor:g}"
         with events.shown_to(*firers):
             events.emit(
                 EventKind.DAMAGE,
                 f"{log.name}: {ammo} hit on the {location} (penetration "
-                f"{shells.penetration} vs armour {armour}, {_pct(pct)}, column {column}) rolls "
-                f"{roll} → {', '.join(codes) or '-'}",
+                f"{shells.penetration}{used} vs armour {armour}, {_pct(pct)}, column {column}) "
+                f"rolls {roll} → {', '.join(codes) or '-'}",
                 ship=log.name,
                 firer=shells.firer,
                 location=location,
