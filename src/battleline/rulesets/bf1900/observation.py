@@ -36,6 +36,7 @@ from typing import Any
 from battleline.engine.dice import keyed_normals
 from battleline.engine.geometry import Pose, norm360
 from battleline.rulesets.bf1900.scenario import get_scenario
+from battleline.rulesets.bf1900.ship import ShipType
 from battleline.rulesets.bf1900.state import Bf1900State
 from battleline.rulesets.bf1900.table import FUNNEL_FRACTION, Land, Obstacles, funnel_point
 from battleline.rulesets.tomldata import Where, read_toml_file
@@ -255,29 +256,37 @@ def _sight(
     if not own or not enemy:
         return {}, {}, {}
     scale = scale_of(state)
-    by_class: dict[str, float] = {}  # a fleet has few classes: one base size each
+    # A base's size depends on the ship type alone (Scale.base_size_m): one look-up a type.
+    by_type: dict[ShipType, float] = {}
     lengths: dict[str, float] = {}
     for n in own + enemy:
         cls = logs[n].cls
-        length = by_class.get(cls.name)
+        length = by_type.get(cls.type)
         if length is None:
-            length = by_class[cls.name] = scale.base_size_m(cls)[0]
+            length = by_type[cls.type] = scale.base_size_m(cls)[0]
         lengths[n] = length
     poses = state.poses
     funnels = {n: funnel_point(poses[n], lengths[n]) for n in lengths}
     limit = get_scenario(state.scenario).visibility_m
     coasts = _coasts(state.scenario)
+    own_funnels = [funnels[n] for n in own]
+    hypot = math.hypot
     out: dict[str, str] = {}
     for target in enemy:
         tx, ty = funnels[target]
-        ranked = sorted(
-            (math.hypot(funnels[ship][0] - tx, funnels[ship][1] - ty), i)
-            for i, ship in enumerate(own)
-        )
-        for d, i in ranked:
+        dists = [(hypot(fx - tx, fy - ty), i) for i, (fx, fy) in enumerate(own_funnels)]
+        # The nearest own ship first (ties to the earlier in scenario order); the rest, nearest
+        # first, only when land hides the target from her.
+        d, i = min(dists)
+        if limit is not None and d > limit:
+            continue
+        if coasts is None or not coasts.blockers_of_segment(own_funnels[i], (tx, ty)):
+            out[target] = own[i]
+            continue
+        for d, i in sorted(dists)[1:]:
             if limit is not None and d > limit:
                 break
-            if coasts is None or not coasts.blockers_of_segment(funnels[own[i]], (tx, ty)):
+            if not coasts.blockers_of_segment(own_funnels[i], (tx, ty)):
                 out[target] = own[i]
                 break
     return out, funnels, lengths
