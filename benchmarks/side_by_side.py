@@ -87,7 +87,7 @@ def main() -> None:
     try:
         print(
             f"{'scenario':16s} {'battle':>6s} {'tree':>4s} {'turns':>5s} {'cpu s':>7s} "
-                f"{'ms/ship-turn':>12s}"
+            f"{'ms/ship-turn':>12s}"
         )
         for scenario in args.scenarios:
             ms: dict[str, list[float]] = {"old": [], "new": []}
