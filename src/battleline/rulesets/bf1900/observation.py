@@ -271,23 +271,29 @@ def _sight(
     coasts = _coasts(state.scenario)
     own_funnels = [funnels[n] for n in own]
     hypot = math.hypot
-    out: dict[str, str] = {}
+    # Each target's nearest own ship first (ties to the earlier in scenario order), then the
+    # sight lines of all those pairs in one batched query; only a target land hides from her
+    # nearest ship has the rest of the side ranked, nearest first.
+    nearest: list[tuple[str, tuple[float, float], list[tuple[float, int]], int]] = []
     for target in enemy:
         tx, ty = funnels[target]
         dists = [(hypot(fx - tx, fy - ty), i) for i, (fx, fy) in enumerate(own_funnels)]
-        # The nearest own ship first (ties to the earlier in scenario order); the rest, nearest
-        # first, only when land hides the target from her.
         d, i = min(dists)
-        if limit is not None and d > limit:
-            continue
-        if coasts is None or not coasts.blockers_of_segment(own_funnels[i], (tx, ty)):
+        if limit is None or d <= limit:
+            nearest.append((target, (tx, ty), dists, i))
+    if coasts is None:
+        return {target: own[i] for target, _, _, i in nearest}, funnels, lengths
+    found = coasts.blockers_of_segments([(own_funnels[i], t) for _, t, _, i in nearest])
+    out: dict[str, str] = {}
+    for (target, t, dists, i), blockers in zip(nearest, found, strict=True):
+        if not blockers:
             out[target] = own[i]
             continue
-        for d, i in sorted(dists)[1:]:
+        for d, j in sorted(dists)[1:]:
             if limit is not None and d > limit:
                 break
-            if not coasts.blockers_of_segment(own_funnels[i], (tx, ty)):
-                out[target] = own[i]
+            if not coasts.blockers_of_segment(own_funnels[j], t):
+                out[target] = own[j]
                 break
     return out, funnels, lengths
 
