@@ -36,6 +36,7 @@ from typing import Any
 from battleline.engine.dice import keyed_normals
 from battleline.engine.geometry import Pose, norm360
 from battleline.rulesets.bf1900.scenario import get_scenario
+from battleline.rulesets.bf1900.ship import ShipType
 from battleline.rulesets.bf1900.state import Bf1900State
 from battleline.rulesets.bf1900.table import FUNNEL_FRACTION, Land, Obstacles, funnel_point
 from battleline.rulesets.tomldata import Where, read_toml_file
@@ -255,30 +256,44 @@ def _sight(
     if not own or not enemy:
         return {}, {}, {}
     scale = scale_of(state)
-    by_class: dict[str, float] = {}  # a fleet has few classes: one base size each
+    # A base's size depends on the ship type alone (Scale.base_size_m): one look-up a type.
+    by_type: dict[ShipType, float] = {}
     lengths: dict[str, float] = {}
     for n in own + enemy:
         cls = logs[n].cls
-        length = by_class.get(cls.name)
+        length = by_type.get(cls.type)
         if length is None:
-            length = by_class[cls.name] = scale.base_size_m(cls)[0]
+            length = by_type[cls.type] = scale.base_size_m(cls)[0]
         lengths[n] = length
     poses = state.poses
     funnels = {n: funnel_point(poses[n], lengths[n]) for n in lengths}
     limit = get_scenario(state.scenario).visibility_m
     coasts = _coasts(state.scenario)
-    out: dict[str, str] = {}
+    own_funnels = [funnels[n] for n in own]
+    hypot = math.hypot
+    # Each target's nearest own ship first (ties to the earlier in scenario order), then the
+    # sight lines of all those pairs in one batched query; only a target land hides from her
+    # nearest ship has the rest of the side ranked, nearest first.
+    nearest: list[tuple[str, tuple[float, float], list[tuple[float, int]], int]] = []
     for target in enemy:
         tx, ty = funnels[target]
-        ranked = sorted(
-            (math.hypot(funnels[ship][0] - tx, funnels[ship][1] - ty), i)
-            for i, ship in enumerate(own)
-        )
-        for d, i in ranked:
+        dists = [(hypot(fx - tx, fy - ty), i) for i, (fx, fy) in enumerate(own_funnels)]
+        d, i = min(dists)
+        if limit is None or d <= limit:
+            nearest.append((target, (tx, ty), dists, i))
+    if coasts is None:
+        return {target: own[i] for target, _, _, i in nearest}, funnels, lengths
+    found = coasts.blockers_of_segments([(own_funnels[i], t) for _, t, _, i in nearest])
+    out: dict[str, str] = {}
+    for (target, t, dists, i), blockers in zip(nearest, found, strict=True):
+        if not blockers:
+            out[target] = own[i]
+            continue
+        for d, j in sorted(dists)[1:]:
             if limit is not None and d > limit:
                 break
-            if coasts is None or not coasts.blockers_of_segment(funnels[own[i]], (tx, ty)):
-                out[target] = own[i]
+            if not coasts.blockers_of_segment(own_funnels[j], t):
+                out[target] = own[j]
                 break
     return out, funnels, lengths
 
