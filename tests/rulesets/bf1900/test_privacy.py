@@ -369,3 +369,16 @@ def test_a_collision_is_told_to_all_without_coordinates() -> None:
     own = aground.emit(events)
     assert own.side == "Japan" and not own.visible_to("Russia")
     assert events.events[-1].public and events.events[-1].data == {"land": "Island"}
+
+
+def test_an_internal_fire_does_not_show_to_the_enemy_an_external_one_does() -> None:
+    """Fires and smoke that show are public; a fire below decks is the owner's alone."""
+    from battleline.game import new_game
+    from battleline.rulesets.bf1900.observation import contacts_for
+
+    game = new_game("cruiser-duel", 1)
+    kasagi = game.state.logs["Kasagi"]
+    kasagi.fires_internal = 2
+    assert not next(c for c in contacts_for(game.state, "Blue") if c.name == "Kasagi").fires
+    kasagi.fires_external = 1
+    assert next(c for c in contacts_for(game.state, "Blue") if c.name == "Kasagi").fires

@@ -353,7 +353,7 @@ def contacts_for(state: Bf1900State, side: str) -> tuple[Contact, ...]:
                 log.cls.type.value,
                 log.cls.size,
                 state.poses[name],
-                log.fires > 0,
+                log.fires_external > 0,  # smoke and flame show; an internal fire does not
                 log.sinking is not None,
                 log.surrendered,
             )
@@ -380,7 +380,7 @@ def contacts_for(state: Bf1900State, side: str) -> tuple[Contact, ...]:
                 log.cls.type.value,
                 log.cls.size,
                 pose,
-                log.fires > 0,
+                log.fires_external > 0,
                 log.sinking is not None,
                 log.surrendered,
                 observer,
