@@ -42,7 +42,7 @@ def test_the_builtins_belong_to_tgd_and_name_it() -> None:
 
 
 def test_demo_plays_the_tutorial_to_a_result_with_shots_hits_and_damage(tmp_path: Path) -> None:
-    out = _demo(tmp_path)
+    out = _demo(tmp_path, "--verbose")  # every order and die
     assert "order  Japan: Mikasa: 6 -> Retvisan" in out  # fire actions given by the AI
     assert "hit on Retvisan" in out or "hits on Retvisan" in out  # hits scored
     assert "against armour" in out and ": hit" in out  # location, penetration

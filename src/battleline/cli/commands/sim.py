@@ -67,8 +67,11 @@ def register(app: typer.Typer) -> None:
             from battleline.sim.runner import run_seed
 
             with clear_errors():
-                run_demo(
-                    Console(width=110, highlight=False), scenario, run_seed(parse_seed(seed), show)
+                run_demo(  # in full: every order and die the sweep itself never keeps
+                    Console(width=110, highlight=False),
+                    scenario,
+                    run_seed(parse_seed(seed), show),
+                    verbose=True,
                 )
             return
 
