@@ -169,13 +169,18 @@ def test_BF6_GEN_07_orders_stay_sealed_until_every_side_has_submitted() -> None:
     assert game.state.poses["Alpha"].heading == 90
 
 
-def test_a_side_may_replace_its_orders_until_the_phase_resolves() -> None:
+def test_duplicate_orders_are_refused_and_the_sealed_ones_stand() -> None:
+    """The gate seals a side's orders once: a second submission for the same phase is refused
+    and changes nothing."""
     game = _game()
     game.submit("Blue", ["steer Alpha 90"])
-    game.submit("Blue", ["steer Alpha 45"])
+    events = len(game.events)
+    with pytest.raises(IllegalOrderError, match="duplicate orders from Blue"):
+        game.submit("Blue", ["steer Alpha 45"])
+    assert len(game.events) == events and game.pending.texts["Blue"] == ("steer Alpha 90",)
     game.submit("Red", [])
-    assert game.state.poses["Alpha"].heading == 45
-    assert [o.orders for o in game.history if o.side == "Blue"] == [("steer Alpha 45",)]
+    assert game.state.poses["Alpha"].heading == 90
+    assert [o.orders for o in game.history if o.side == "Blue"] == [("steer Alpha 90",)]
 
 
 def test_stale_orders_for_another_turn_or_phase_are_rejected() -> None:
@@ -289,17 +294,22 @@ _SUBMISSIONS = st.lists(
 
 
 @given(_SUBMISSIONS)
-def test_property_the_gate_reveals_only_the_last_orders_once_both_are_in(
+def test_property_the_gate_reveals_only_the_sealed_orders_once_both_are_in(
     submissions: list[tuple[str, int]],
 ) -> None:
-    """Any interleaving of (re)submissions: nothing is published before both sides are in; then
-    exactly each side's last orders are published and carried out."""
+    """Any interleaving of submissions: nothing is published before both sides are in; a side's
+    second submission is refused; then exactly each side's sealed orders are published and
+    carried out."""
     game = _game()
     ship = {"Blue": "Alpha", "Red": "Zulu"}
     last: dict[str, int] = {}
     for side, heading in submissions:
         if game.spec.name != "orders":
             break
+        if side in last:
+            with pytest.raises(IllegalOrderError, match="duplicate"):
+                game.submit(side, [f"steer {ship[side]} {heading}"])
+            continue
         produced = game.submit(side, [f"steer {ship[side]} {heading}"])
         last[side] = heading
         if len(last) < 2:

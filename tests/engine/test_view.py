@@ -116,7 +116,7 @@ def test_fires_and_sinking_show_from_outside_but_not_the_log() -> None:
     a, b = game.state.sides
     enemy = game.state.ships_of(b)[0]
     log = game.state.logs[enemy]
-    log.fires_internal = 2
+    log.fires_external = 2  # smoke and flame show (an internal fire would not)
     log.sinking = SinkingState(turns_left=3)
     contact = next(c for c in view(game, a).contacts if c.name == enemy)
     assert contact.fires and contact.sinking

@@ -5,11 +5,11 @@ text is checked, and the resolver — and the engine walks it turn after turn. N
 phase is special-cased here.
 
 Orders for a phase are sealed (:class:`SealedOrders`, the "all once" gate of boardgame.io): each
-side may submit and replace its orders until every side has submitted; then, and only then, the
+side submits once (a second submission for the same phase is a duplicate and refused, as are
+orders that name another turn or phase); once every side has submitted, and only then, the
 phase resolves and the orders are recorded as ``ORDER`` events, private to the side that gave
-them. Orders that name another turn or
-phase are stale and rejected. Phases whose ``order_kind`` is ``None`` (Movement, for instance,
-which carries out the Command Phase's orders) resolve by themselves.
+them. Phases whose ``order_kind`` is ``None`` (Movement, for instance, which carries out the
+Command Phase's orders) resolve by themselves.
 
 The engine copies the state once per resolution, runs the resolvers on the copy, and only then
 replaces the game's state, so a failed resolution never leaves a half-changed state behind.
@@ -159,8 +159,13 @@ class Game(Generic[S, V]):
         ``turn`` and ``phase``, when given, must name the open phase: an order written for another
         turn or phase is stale and rejected. Returns the events produced (empty while waiting).
         """
-        texts, parsed = self._checked(side, orders, turn, phase)
         gate = self.pending
+        if side in gate.texts and side not in gate.automatic and self.state.result is None:
+            raise IllegalOrderError(
+                f"duplicate orders from {side} for turn {gate.turn} {gate.phase} phase: its "
+                "orders are sealed already and cannot be changed"
+            )
+        texts, parsed = self._checked(side, orders, turn, phase)
         before = (gate.texts.get(side), gate.parsed.get(side), side in gate.automatic)
         gate.put(side, texts, parsed)
         if not gate.complete:
