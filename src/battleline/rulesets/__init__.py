@@ -9,13 +9,13 @@ data modules never pulls in the others.
 from __future__ import annotations
 
 import importlib
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from battleline.engine.ruleset import Ruleset
 from battleline.errors import ScenarioError, UnknownNameError
+from battleline.rulesets.tomldata import read_scenario_toml
 
 #: The modules whose ``RULESET`` object is registered, in listing order.
 MODULES: tuple[str, ...] = (
@@ -80,14 +80,7 @@ def named_ruleset(scenario: str) -> str:
     path = Path(scenario)
     if path.suffix != ".toml" and not path.exists():
         raise UnknownNameError("scenario", scenario, list(builtins))
-    try:
-        with path.open("rb") as fh:
-            raw = tomllib.load(fh)
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read ({exc.strerror})") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path}: not valid TOML ({exc})") from exc
-    value = raw.get("ruleset", DEFAULT)
+    value = read_scenario_toml(path).get("ruleset", DEFAULT)
     if not isinstance(value, str):
         raise ScenarioError(f"{path}: ruleset: expected a ruleset name, e.g. {DEFAULT!r}")
     try:

@@ -104,3 +104,16 @@ def read_toml_file(name: str, res: Traversable | Path) -> dict[str, Any]:
         raise RulesDataError(name, "(file)", "", f"cannot read: {exc.strerror}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise RulesDataError(name, "(file)", "", f"not valid TOML: {exc}") from exc
+
+
+def read_scenario_toml(path: Path) -> dict[str, Any]:
+    """Parse a scenario file; an unreadable file or bad TOML raises ``ScenarioError`` naming it."""
+    from battleline.errors import ScenarioError
+
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read ({exc.strerror})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path}: not valid TOML ({exc})") from exc

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from battleline.engine.geometry import norm360
 from battleline.errors import BattlelineError, ScenarioError
 from battleline.rulesets.bf1900.ship import ShipClass
+from battleline.rulesets.tomldata import read_scenario_toml
 
 FormationName = Literal[
     "line ahead",
@@ -548,14 +549,7 @@ def check_setup(sc: Scenario, source: str) -> None:
 def load_scenario_file(path: str | Path) -> Scenario:
     """Read and validate a scenario file."""
     p = Path(path)
-    try:
-        with p.open("rb") as fh:
-            raw = tomllib.load(fh)
-    except OSError as exc:
-        raise ScenarioError(f"{p}: cannot read ({exc.strerror})") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{p}: not valid TOML ({exc})") from exc
-    return parse_scenario(raw, str(p))
+    return parse_scenario(read_scenario_toml(p), str(p))
 
 
 def _builtin_files() -> dict[str, Any]:
