@@ -192,8 +192,12 @@ def plan_division_move(
     events: EventLog | None = None,
 ) -> DivisionPlan:
     """Turn a division's movement orders into per-ship legs (BF6-CMD-04..15): see
-    :func:`_make_plan`. Raises ``IllegalOrderError`` for orders the rules refuse now."""
-    return _make_plan(division, tuple(orders), poses, logs, scale, last_moves, events, [])
+    :func:`_make_plan`; its notes go to ``events`` when given. Raises ``IllegalOrderError`` for
+    orders the rules refuse now."""
+    move = plan_move(division, orders, poses, logs, scale, last_moves)
+    if events is not None:
+        move.emit_notes(events)
+    return move.plan
 
 
 @dataclass(frozen=True)
@@ -212,6 +216,17 @@ class PlannedMove:
         """Whether this plan is the move of ``division`` under ``orders``."""
         return self.division == division and self.orders == tuple(orders)
 
+    def emit_notes(self, events: EventLog) -> None:
+        """Record the plan's notes, as the move is made (its side's own events)."""
+        for text, data in self.notes:
+            events.emit(
+                EventKind.COMMAND,
+                text,
+                side=self.division.side,
+                division=data["division"],
+                order=data["order"],
+            )
+
 
 def plan_move(
     division: Division,
@@ -224,7 +239,7 @@ def plan_move(
     """Plan a division's move now (on submission), keeping its notes for the Movement Phase."""
     notes: list[_Note] = []
     orders = tuple(orders)
-    plan = _make_plan(division, orders, poses, logs, scale, last_moves, None, notes)
+    plan = _make_plan(division, orders, poses, logs, scale, last_moves, notes)
     return PlannedMove(division, orders, plan, tuple(notes))
 
 
@@ -235,7 +250,6 @@ def _make_plan(
     logs: Mapping[str, ShipLog],
     scale: Scale,
     last_moves: Mapping[str, float],
-    events: EventLog | None,
     notes: list[_Note],
 ) -> DivisionPlan:
     """Turn a division's movement orders into per-ship legs (BF6-CMD-04..15).
@@ -289,14 +303,6 @@ def _make_plan(
             text = f"{division.name}: {o} carried out as a turn together ({why}; BF6-CMD-09)"
             data = {"division": division.name, "order": str(o)}
             notes.append((text, data))
-            if events is not None:
-                events.emit(
-                    EventKind.COMMAND,
-                    text,
-                    side=division.side,
-                    division=division.name,
-                    order=str(o),
-                )
             succession = False
         step = Step(turn_deg=float(o.signed_deg))
         if succession:
@@ -426,18 +432,10 @@ def movement_phase(
     for name, d in divisions.items():
         mine = orders.get(name, ())
         move = (planned or {}).get(name)
-        if move is not None and move.fits(d, mine):
-            for text, data in move.notes:
-                events.emit(
-                    EventKind.COMMAND,
-                    text,
-                    side=d.side,
-                    division=data["division"],
-                    order=data["order"],
-                )
-            plans[name] = move.plan
-        else:
-            plans[name] = plan_division_move(d, mine, poses, logs, scale, last_moves, events)
+        if move is None or not move.fits(d, mine):
+            move = plan_move(d, mine, poses, logs, scale, last_moves)
+        move.emit_notes(events)
+        plans[name] = move.plan
     raw: dict[str, Track] = {}
     for plan in plans.values():
         for ship, legs in plan.legs.items():
