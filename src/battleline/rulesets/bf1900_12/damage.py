@@ -29,6 +29,7 @@ from battleline.rulesets.bf1900.damage.codes import apply_codes, parse_code
 from battleline.rulesets.bf1900.damage.context import DamageContext
 from battleline.rulesets.bf1900.damage.flooding import resolve_flood_hit
 from battleline.rulesets.bf1900.damage.step1 import rolls_critical
+from battleline.rulesets.bf1900.damage.step2 import announce_torpedo_hit
 from battleline.rulesets.bf1900.damage.step4 import count_down, update_listing
 from battleline.rulesets.bf1900.hits import Aspect, ShellSet, TorpedoHit
 from battleline.rulesets.bf1900.outward import announced, firing_side
@@ -234,32 +235,9 @@ def resolve_torpedo_hit(
     for running depth on the 1D12 scale (BF6-TORP-07/08, ``edition.torpedo_size``)."""
     if log.sunk or log.sinking is not None:
         return
-    size = torpedo_size(torpedo, log)
+    size = announce_torpedo_hit(log, torpedo, torpedo_size(torpedo, log), events)
     if size is None:
-        events.emit(
-            EventKind.NOTE,
-            f"{log.name}: {torpedo.firer}'s normal-depth torpedo runs under a size-"
-            f"{log.cls.size} ship, no damage (BF6-TORP-07)",
-            ship=log.name,
-            firer=torpedo.firer,
-        )
         return
-    halved = size != torpedo.size
-    events.emit(
-        EventKind.TORPEDO_HIT,
-        f"{log.name}: {'shallow' if torpedo.shallow else 'normal-depth'} torpedo from "
-        f"{torpedo.firer} strikes the {torpedo.aspect.value} side, size {torpedo.size}"
-        + (
-            f" halved to {size} by {log.cls.flood_protection.value} flood protection (BF6-TORP-08)"
-            if halved
-            else ""
-        )
-        + f" against size {log.cls.size}",
-        ship=log.name,
-        firer=torpedo.firer,
-        size=size,
-        halved=halved,
-    )
     ctx = context(
         charts,
         dice,

@@ -223,8 +223,21 @@ def resolve_torpedo_hit(
     """One torpedo hit: its own Flooding Occurrence roll on the embattled side (BF6-DMG-08)."""
     if log.sunk:
         return
-    size = torpedo_size(torpedo, log)
-    depth = "shallow" if torpedo.shallow else "normal-depth"
+    size = announce_torpedo_hit(log, torpedo, torpedo_size(torpedo, log), events)
+    if size is None:
+        return
+    ctx = DamageContext(
+        charts, dice, events, aspect=torpedo.aspect, weapon_size=float(size), cause="torpedo"
+    )
+    resolve_flood_hit(log, ctx, column=None, apply=apply)
+
+
+def announce_torpedo_hit(
+    log: ShipLog, torpedo: TorpedoHit, size: int | None, events: EventLog
+) -> int | None:
+    """Record a torpedo strike at its running-depth ``size`` (``None``: a normal-depth torpedo
+    running under a small ship, BF6-TORP-07); the size it does damage with, or ``None``. Both
+    editions use it."""
     if size is None:
         events.emit(
             EventKind.NOTE,
@@ -233,14 +246,15 @@ def resolve_torpedo_hit(
             ship=log.name,
             firer=torpedo.firer,
         )
-        return
+        return None
     halved = size != torpedo.size
+    depth = "shallow" if torpedo.shallow else "normal-depth"
     events.emit(
         EventKind.TORPEDO_HIT,
         f"{log.name}: {depth} torpedo from {torpedo.firer} ({torpedo.mount}) strikes the "
         f"{torpedo.aspect.value} side, size {torpedo.size}"
         + (
-            f" halved to {size} by {log.cls.flood_protection.value} flood protection"
+            f" halved to {size} by {log.cls.flood_protection.value} flood protection (BF6-TORP-08)"
             if halved
             else ""
         )
@@ -250,10 +264,7 @@ def resolve_torpedo_hit(
         size=size,
         halved=halved,
     )
-    ctx = DamageContext(
-        charts, dice, events, aspect=torpedo.aspect, weapon_size=float(size), cause="torpedo"
-    )
-    resolve_flood_hit(log, ctx, column=None, apply=apply)
+    return size
 
 
 def _target(logs: Mapping[str, ShipLog], name: str) -> ShipLog:
