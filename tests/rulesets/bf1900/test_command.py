@@ -15,8 +15,8 @@ from battleline.engine.events import EventKind, EventLog
 from battleline.engine.geometry import Pose, signed_angle
 from battleline.errors import IllegalOrderError
 from battleline.rulesets.bf1900.command import (
+    check_and_plan,
     check_arrow,
-    check_orders,
     command_phase,
     validate_orders,
 )
@@ -460,22 +460,24 @@ def test_an_unknown_division_is_rejected() -> None:
     with pytest.raises(IllegalOrderError, match=r"unknown division '9th'.*BF6-CMD-02"):
         fleet.command({"9th": "TS90S"})
     with pytest.raises(IllegalOrderError, match="unknown division '9th'"):
-        check_orders(fleet.divisions, {"9th": "TS90S"}, fleet.logs, fleet.poses, SMALL, fleet.last)
+        check_and_plan(
+            fleet.divisions, {"9th": "TS90S"}, fleet.logs, fleet.poses, SMALL, fleet.last
+        )
 
 
-def test_check_orders_finds_every_illegal_order_before_resolution() -> None:
+def test_check_and_plan_finds_every_illegal_order_before_resolution() -> None:
     fleet = Fleet()
     fleet.add("1st", ["A", "B"], Pose(0, 0, 0), last=SMALL.knots_to_m_per_turn(12))
     args = (fleet.logs, fleet.poses, SMALL, fleet.last)
-    assert check_orders(fleet.divisions, {"1st": "SPD15 TS90S"}, *args)["1st"] == parse_orders(
-        "SPD15 TS90S"
-    )
+    parsed, moves = check_and_plan(fleet.divisions, {"1st": "SPD15 TS90S"}, *args)
+    assert parsed["1st"] == parse_orders("SPD15 TS90S")
+    assert moves["1st"].fits(fleet.divisions["1st"], parse_orders("SPD15 TS90S"))
     with pytest.raises(IllegalOrderError, match="BF6-MOV-03"):
-        check_orders(fleet.divisions, {"1st": "SPD18"}, *args)
+        check_and_plan(fleet.divisions, {"1st": "SPD18"}, *args)
     with pytest.raises(IllegalOrderError, match="BF6-CMD-16"):
-        check_orders(fleet.divisions, {"1st": "DROP B"}, *args)
+        check_and_plan(fleet.divisions, {"1st": "DROP B"}, *args)
     with pytest.raises(IllegalOrderError, match="BF6-CMD-19"):
-        check_orders(fleet.divisions, {"1st": "FLAG B"}, *args)
+        check_and_plan(fleet.divisions, {"1st": "FLAG B"}, *args)
     assert fleet.events.events == []  # nothing was narrated or changed
 
 

@@ -12,12 +12,12 @@ from shapely.geometry import Polygon
 from battleline.engine.events import Event, EventKind, EventLog
 from battleline.engine.geometry import Pose
 from battleline.errors import IllegalOrderError, OrderSyntaxError
+from battleline.game import new_game
 from battleline.rulesets.bf1900.hits import Aspect, TorpedoHit
 from battleline.rulesets.bf1900.ship import Rating, ShipClass, ShipType, TorpedoMount
 from battleline.rulesets.bf1900.shiplog import ShipLog, SinkingState
 from battleline.rulesets.bf1900.torpedoes import (
     LAUNCH_ARCS,
-    TorpedoDeclarations,
     TorpedoLaunch,
     aim_point,
     course_relation,
@@ -29,7 +29,6 @@ from battleline.rulesets.bf1900.torpedoes import (
     resolve_torpedoes,
     runs_shallow,
     shot_aspect,
-    side_view,
     validate_launch,
 )
 from battleline.testing import FixedDice
@@ -223,80 +222,74 @@ def test_parse_launches_reads_lines_and_skips_comments() -> None:
 # -- declarations: order, irrevocability, secrecy ------------------------------------------
 
 
+def _to_torpedo_phase(seed: int = 1):  # type: ignore[no-untyped-def]
+    """destroyer-attack with no orders given until its first torpedo phase opens."""
+    game = new_game("destroyer-attack", seed)
+    while game.spec.name != "torpedo":
+        turn, phase = game.state.turn, game.spec.name
+        for side in game.pending.waiting_for:
+            game.submit(side, [], turn=turn, phase=phase)
+    return game
+
+
 def test_BF6_TORP_01_no_declaration_before_movement_and_gunnery_are_over() -> None:
-    step = TorpedoDeclarations(["red", "blue"])
-    with pytest.raises(IllegalOrderError, match=r"after all movement and gunnery.*BF6-TORP-01"):
-        step.declare("red", [TorpedoLaunch("Kasumi", "bow", "Mikasa")])
-    step.open()
-    step.declare("red", [TorpedoLaunch("Kasumi", "bow", "Mikasa")])
-    assert step.pending == frozenset({"blue"})
+    """Launches are declared in the torpedo phase, after all movement and gunnery: a launch
+    written for it while the gunnery phase is open is stale and refused."""
+    game = new_game("destroyer-attack", 1)
+    while game.spec.name != "gunnery":
+        for side in game.pending.waiting_for:
+            game.submit(side, [], turn=game.state.turn, phase=game.spec.name)
+    launcher = game.state.ships_of("Flotilla")[0]
+    with pytest.raises(IllegalOrderError, match="stale orders"):
+        game.submit("Flotilla", [f"{launcher}: TT bow -> Mikasa"], turn=1, phase="torpedo")
 
 
 def test_BF6_TORP_02_declared_launches_cannot_be_changed_or_cancelled() -> None:
-    step = TorpedoDeclarations(["red", "blue"])
-    step.open()
-    launch = TorpedoLaunch("Kasumi", "bow", "Mikasa")
-    step.declare("red", [launch])
-    with pytest.raises(IllegalOrderError, match=r"cannot be changed or cancelled.*BF6-TORP-02"):
-        step.declare("red", [])
-    with pytest.raises(IllegalOrderError, match=r"Kasumi.*Mikasa.*BF6-TORP-02"):
-        step.withdraw("red", launch)
-    assert step.view("red") == (launch,)
+    """A side's declarations are sealed at once: a second submission is refused and the first
+    stands."""
+    game = _to_torpedo_phase()
+    side = game.pending.waiting_for[0]
+    turn = game.state.turn
+    game.submit(side, [], turn=turn, phase="torpedo")
+    with pytest.raises(IllegalOrderError, match="duplicate orders"):
+        game.submit(side, [], turn=turn, phase="torpedo")
+    assert game.pending.texts[side] == ()
 
 
 def test_declaring_for_another_sides_ship_is_refused() -> None:
-    logs = logs_for(Kasumi=KASUMI, Mikasa=MIKASA)
-    step = TorpedoDeclarations(["red", "blue"])
-    step.open()
-    with pytest.raises(IllegalOrderError, match=r"Mikasa is not a ship of side red"):
-        step.declare("red", [TorpedoLaunch("Mikasa", "stern", "Kasumi")], logs)
+    game = _to_torpedo_phase()
+    enemy = game.state.ships_of("Battle squadron")[0]
+    with pytest.raises(IllegalOrderError, match=rf"{enemy} is not a ship of Flotilla"):
+        game.submit("Flotilla", [f"{enemy}: TT bow -> X"], phase="torpedo")
 
 
-def test_declarations_are_sealed_until_the_step_resolves() -> None:
-    step = TorpedoDeclarations(["red", "blue"])
-    step.open()
-    events = EventLog()
-    red = TorpedoLaunch("Kasumi", "bow", "Mikasa")
-    blue = TorpedoLaunch("Mikasa", "stern", "Kasumi")
-    step.declare("red", [red], events=events)
-    assert step.view("blue") == ()
-    step.declare("blue", [blue], events=events)
-    assert step.view("red") == (red,)
-    assert step.view("blue") == (blue,)
-    # the declaration events are private to their side
-    assert [e.side for e in events.of_kind(EventKind.ORDER)] == ["red", "blue"]
-    assert step.reveal() == (red, blue)
-    assert step.view("blue") == (red, blue)
+def test_declarations_are_sealed_until_the_step_resolves_and_stay_their_sides() -> None:
+    """The enemy never reads a side's declarations (ORDER events are its own); the launches
+    that follow show as public events."""
+    from battleline.ai.base import play
+
+    game = play(new_game("destroyer-attack", 1))
+    orders = [e for e in game.events.of_kind(EventKind.ORDER) if e.phase == "torpedo"]
+    assert orders and all(e.side == e.data["by"] and not e.public for e in orders)
+    assert all(e.public for e in game.events.of_kind(EventKind.TORPEDO_LAUNCH) if not e.side)
 
 
-def test_reveal_waits_for_every_side() -> None:
-    step = TorpedoDeclarations(["red", "blue"])
-    step.open()
-    step.declare("red", [])
-    with pytest.raises(IllegalOrderError, match=r"waiting for blue"):
-        step.reveal()
-    assert not step.resolved
+@given(st.integers(1, 8))
+def test_a_sides_view_never_holds_the_enemys_unresolved_declarations(seed: int) -> None:
+    """Whichever side seals first, the phase waits for the other, and the other's view holds
+    none of its lines."""
+    from battleline.ai.base import admiral_factory
 
-
-@given(
-    st.lists(st.sampled_from(["Kasumi", "Murakumo", "Shirakumo"]), max_size=3),
-    st.lists(st.sampled_from(["Mikasa", "Fuji", "Asahi"]), max_size=3),
-    st.booleans(),
-)
-def test_a_sides_view_never_holds_an_unrevealed_enemy_launch(
-    red_ships: list[str], blue_ships: list[str], blue_first: bool
-) -> None:
-    step = TorpedoDeclarations(["red", "blue"])
-    step.open()
-    red = [TorpedoLaunch(s, "bow", "Mikasa") for s in red_ships]
-    blue = [TorpedoLaunch(s, "beam", "Kasumi") for s in blue_ships]
-    order = [("blue", blue), ("red", red)] if blue_first else [("red", red), ("blue", blue)]
-    for side, launches in order:
-        step.declare(side, launches)
-        assert not set(step.view("red")) & set(blue)
-        assert not set(step.view("blue")) & set(red)
-    step.reveal()
-    assert set(step.view("red")) == set(red) | set(blue)
+    game = _to_torpedo_phase(seed)
+    first = game.pending.waiting_for[0]
+    other = next(s for s in game.state.sides if s != first)
+    make = admiral_factory("bf1900")
+    lines = make(first, seed).orders(game.view(first), "torpedo")
+    game.submit(first, lines, turn=game.state.turn, phase="torpedo")
+    if other in game.pending.waiting_for:
+        assert game.spec.name == "torpedo"
+        seen = game.view(other).to_json()
+        assert all(line not in seen for line in lines)
 
 
 # -- arcs ----------------------------------------------------------------------------------
@@ -682,24 +675,6 @@ def test_resolution_with_seeded_dice_is_reproducible() -> None:
 def test_launch_arcs_of_an_unknown_position_is_an_error() -> None:
     with pytest.raises(IllegalOrderError, match=r"unknown position 'keel'"):
         launch_arcs(TorpedoMount("k", 1, "keel", 4))
-
-
-@given(
-    st.lists(
-        st.tuples(st.sampled_from(["Kasumi", "Murakumo", "Mikasa", "Fuji"]), st.integers(1, 3)),
-        max_size=6,
-    ),
-    st.sampled_from(["red", "blue"]),
-)
-def test_side_view_never_shows_an_enemy_launch_before_resolution(
-    raw: list[tuple[str, int]], viewer: str
-) -> None:
-    side_of = {"Kasumi": "red", "Murakumo": "red", "Mikasa": "blue", "Fuji": "blue"}
-    launches = [TorpedoLaunch(firer, "bow", "X", n) for firer, n in raw]
-    seen = side_view(launches, viewer, side_of)
-    assert all(side_of[x.firer] == viewer for x in seen)
-    assert [x for x in launches if side_of[x.firer] == viewer] == seen
-    assert side_view(launches, viewer, side_of, resolved=True) == launches
 
 
 def test_real_scale_and_table_land_work_with_the_torpedo_step() -> None:

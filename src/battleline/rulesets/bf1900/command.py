@@ -416,25 +416,6 @@ def _check_known(divisions: Mapping[str, Division], orders: Mapping[str, object]
         )
 
 
-def check_orders(
-    divisions: Mapping[str, Division],
-    orders: Mapping[str, OrdersIn],
-    logs: Mapping[str, ShipLog],
-    poses: Mapping[str, Pose],
-    scale: Scale,
-    last_moves: Mapping[str, float],
-) -> dict[str, tuple[Order, ...]]:
-    """Check a side's Command Phase orders when they are submitted: no dice, nothing changed.
-
-    Raises :class:`~battleline.errors.OrderSyntaxError` for bad text and
-    :class:`~battleline.errors.IllegalOrderError` for an unknown division or an order that breaks
-    a rule now (stop with another order, an impossible speed, an ineligible drop-out or transfer).
-    Returns the parsed orders by division; :func:`check_and_plan` also keeps each division's
-    planned move.
-    """
-    return check_and_plan(divisions, orders, logs, poses, scale, last_moves)[0]
-
-
 def check_and_plan(
     divisions: Mapping[str, Division],
     orders: Mapping[str, OrdersIn],
@@ -443,8 +424,15 @@ def check_and_plan(
     scale: Scale,
     last_moves: Mapping[str, float],
 ) -> tuple[dict[str, tuple[Order, ...]], dict[str, PlannedMove]]:
-    """:func:`check_orders`, with the move each division's orders make (:func:`plan_move`),
-    planned for the division as the side's own transfers and drop-outs leave it."""
+    """Check a side's Command Phase orders when they are submitted, and plan each division's move.
+
+    No dice are rolled and nothing changes. Raises :class:`~battleline.errors.OrderSyntaxError`
+    for bad text and :class:`~battleline.errors.IllegalOrderError` for an unknown division or an
+    order that breaks a rule now (stop with another order, an impossible speed, an ineligible
+    drop-out or transfer). Returns the parsed orders by division, and the move each division's
+    orders make (:func:`plan_move`), planned for the division as the side's own transfers and
+    drop-outs leave it.
+    """
     _check_known(divisions, orders)
     scratch = EventLog()
     parsed: dict[str, tuple[Order, ...]] = {}
@@ -486,7 +474,7 @@ def command_phase(
 
     Steps, in order:
 
-    1. every order is checked (:func:`check_orders`), so an illegal one is rejected before any
+    1. every order is checked (:func:`check_and_plan`), so an illegal one is rejected before any
        die is rolled or anything changes;
     2. flags pass off lost flagships (BF6-CMD-24) or by roll (BF6-CMD-20..23), and lost ships
        leave their divisions;
@@ -619,7 +607,6 @@ __all__ = [
     "CommandResult",
     "check_and_plan",
     "check_arrow",
-    "check_orders",
     "closest_successor",
     "command_phase",
     "drop_out",

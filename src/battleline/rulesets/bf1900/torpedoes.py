@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal, Protocol
@@ -126,105 +126,6 @@ def parse_launches(text: str) -> list[TorpedoLaunch]:
         if line:
             out.append(TorpedoLaunch.parse(line))
     return out
-
-
-# -- sealed declarations (BF6-TORP-01/02) ----------------------------------------------------
-
-
-class TorpedoDeclarations:
-    """The torpedo step's sealed declarations, one list per side.
-
-    The step opens only once all movement and gunnery are over (BF6-TORP-01). Each side then
-    declares all its launches in one go; the list is sealed at once and can be neither changed nor
-    cancelled (BF6-TORP-02). Until the step resolves, :meth:`view` shows a side only its own
-    declarations.
-    """
-
-    def __init__(self, sides: Iterable[str]) -> None:
-        self.sides = tuple(sides)
-        self.opened = False
-        self.resolved = False
-        self._sealed: dict[str, tuple[TorpedoLaunch, ...]] = {}
-
-    def open(self) -> None:
-        """Open the step; call after all movement and all gunnery are finished (BF6-TORP-01)."""
-        self.opened = True
-
-    def declare(
-        self,
-        side: str,
-        launches: Iterable[TorpedoLaunch],
-        logs: Mapping[str, ShipLog] | None = None,
-        events: EventLog | None = None,
-    ) -> None:
-        """Seal ``side``'s launches for this step (BF6-TORP-02)."""
-        if side not in self.sides:
-            raise IllegalOrderError(f"torpedo step: unknown side {side!r}")
-        if not self.opened:
-            raise IllegalOrderError(
-                f"{side}: torpedoes are declared only after all movement and gunnery (BF6-TORP-01)"
-            )
-        if self.resolved:
-            raise IllegalOrderError(f"{side}: the torpedo step has already resolved")
-        if side in self._sealed:
-            raise IllegalOrderError(
-                f"{side}: torpedo launches were already declared and cannot be changed or "
-                "cancelled (BF6-TORP-02)"
-            )
-        batch = tuple(launches)
-        if logs is not None:
-            for launch in batch:
-                log = logs.get(launch.firer)
-                if log is None or log.side != side:
-                    raise IllegalOrderError(f"{side}: {launch.firer} is not a ship of side {side}")
-        self._sealed[side] = batch
-        if events is not None:
-            for launch in batch:
-                events.emit(
-                    EventKind.ORDER, f"{side} declares {launch}", ship=launch.firer, side=side
-                )
-
-    def withdraw(self, side: str, launch: TorpedoLaunch) -> None:
-        """Always refused: a declared launch cannot be cancelled (BF6-TORP-02)."""
-        raise IllegalOrderError(
-            f"{launch.firer}: the launch at {launch.target} is declared and cannot be cancelled "
-            "(BF6-TORP-02)"
-        )
-
-    @property
-    def pending(self) -> frozenset[str]:
-        """Sides that have not declared yet."""
-        return frozenset(s for s in self.sides if s not in self._sealed)
-
-    def view(self, side: str) -> tuple[TorpedoLaunch, ...]:
-        """What ``side`` may see: its own launches, and everyone's once the step has resolved."""
-        if self.resolved:
-            return self.all_launches()
-        return self._sealed.get(side, ())
-
-    def all_launches(self) -> tuple[TorpedoLaunch, ...]:
-        """Every declaration, side by side in the order the sides were given."""
-        return tuple(launch for s in self.sides for launch in self._sealed.get(s, ()))
-
-    def reveal(self) -> tuple[TorpedoLaunch, ...]:
-        """Unseal all declarations for resolution; every side must have declared."""
-        if self.pending:
-            waiting = ", ".join(sorted(self.pending))
-            raise IllegalOrderError(f"torpedo step: still waiting for {waiting} to declare")
-        self.resolved = True
-        return self.all_launches()
-
-
-def side_view(
-    launches: Iterable[TorpedoLaunch],
-    viewer: str,
-    side_of: Mapping[str, str],
-    *,
-    resolved: bool = False,
-) -> list[TorpedoLaunch]:
-    """What ``viewer`` may see of a step's launches: its own ships' launches only, until the
-    step has resolved (BF6-TORP-02; the enemy's declarations stay sealed)."""
-    return [x for x in launches if resolved or side_of.get(x.firer) == viewer]
 
 
 # -- geometry: arcs, range, land, course and aspect ------------------------------------------
