@@ -23,8 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
-from fastapi import Path as PathParam
+from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -39,6 +38,7 @@ from battleline.errors import (
     UnknownNameError,
 )
 from battleline.server import adapter
+from battleline.server.context import ERRORS, GameId, ServerContext, Token
 from battleline.server.limits import Guard, Limits
 from battleline.server.models import (
     NOTATION_HELP,
@@ -50,11 +50,11 @@ from battleline.server.models import (
     NewGame,
     OrdersIn,
     OrdersOut,
-    Problem,
     ScenarioOut,
     Seat,
     SeatInfo,
 )
+from battleline.server.routes import ROUTE_MODULES
 from battleline.server.scenarios import ScenarioInputError, decode
 from battleline.server.service import (
     advance_ai,
@@ -64,7 +64,6 @@ from battleline.server.service import (
     scenario_title,
 )
 from battleline.server.store import (
-    UMPIRE,
     ClaimError,
     GameStore,
     LiveGame,
@@ -78,22 +77,6 @@ _log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 #: The next ``since`` for ``GET /view`` (how many events the game has, seen or not).
 EVENTS_HEADER = "X-Battleline-Events"
-GameId = Annotated[str, PathParam(max_length=64)]
-
-
-def _token(
-    x_battleline_token: Annotated[str | None, Header(max_length=200)] = None,
-    authorization: Annotated[str | None, Header(max_length=300)] = None,
-    token: Annotated[str | None, Query(max_length=200)] = None,
-) -> str:
-    if x_battleline_token:
-        return x_battleline_token
-    if authorization and authorization.lower().startswith("bearer "):
-        return authorization[7:].strip()
-    return token or ""
-
-
-Token = Annotated[str, Depends(_token)]
 
 
 def _where(loc: Sequence[Any]) -> str:
@@ -151,23 +134,8 @@ def create_app(
             headers={"Retry-After": "1"},
         )
 
-    def role_of(game_id: str, token: str) -> str:
-        if not store.exists(game_id):
-            raise HTTPException(404, f"unknown game {game_id!r}")
-        role = store.role(game_id, token) if token else None
-        if role is None:
-            raise HTTPException(
-                403, "token: opens no seat in this game (an invite must be claimed first)"
-            )
-        return role
-
-    def side_of(game_id: str, token: str) -> str:
-        role = role_of(game_id, token)
-        if role == UMPIRE:
-            raise HTTPException(403, "token: the umpire's opens /umpire, not a side's view")
-        return role
-
-    opened = store.locked
+    ctx = ServerContext(store, allow_seed)
+    side_of, opened = ctx.side_of, ctx.opened
 
     @app.exception_handler(UnknownNameError)
     async def unknown(_r: Request, exc: UnknownNameError) -> JSONResponse:
@@ -179,9 +147,7 @@ def create_app(
             return JSONResponse({"detail": str(exc)}, status_code=409)
         return JSONResponse({"detail": f"the game cannot be opened: {exc}"}, status_code=410)
 
-    errors: dict[int | str, dict[str, Any]] = {
-        s: {"model": Problem} for s in (403, 404, 409, 410, 413, 422, 429, 503)
-    }
+    errors = ERRORS
 
     @app.get("/api/scenarios")
     def scenarios() -> list[ScenarioOut]:
@@ -353,8 +319,7 @@ def create_app(
     @app.get("/api/games/{game_id}/umpire", responses=errors)
     def umpire(game_id: GameId, token: Token) -> JSONResponse:
         """The umpire's picture: state, sealed orders, events, record (the seed once over)."""
-        if role_of(game_id, token) != UMPIRE:
-            raise HTTPException(403, "token: only the umpire's opens the umpire's view")
+        ctx.umpire_of(game_id, token)
         with opened(game_id) as live:
             game = live.game
             body = adapter.umpire_picture(game, live.ref)
@@ -377,6 +342,9 @@ def create_app(
         except BattlelineError as exc:
             raise HTTPException(404, str(exc)) from None
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+    for module in ROUTE_MODULES:
+        module.add_routes(app, ctx)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

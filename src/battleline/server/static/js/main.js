@@ -1,8 +1,17 @@
-// battleline web page: claim a seat or join one, read the side's view, submit sealed orders, poll.
-// The page holds no rules: the server checks every order and answers with the engine's message.
-// An invite link (#game=ID&invite=I) is claimed once; the page then shows the seat's own link
-// (#game=ID&token=T) in the address bar, to bookmark.
-"use strict";
+// battleline web page, the shell: claim a seat or join one, read the side's view, submit sealed
+// orders. The page holds no rules: the server checks every order and answers with the engine's
+// message. An invite link (#game=ID&invite=I) is claimed once; the page then shows the seat's own
+// link (#game=ID&token=T) in the address bar, to bookmark.
+//
+// The parts of the page (live push and chat, the table, the order forms, the ship logs, running a
+// game) are modules with `mount(app)`; they share the `app` object below and its events:
+//   "joined" (seat), "view" (the side's latest view: {view, events: new events}),
+//   "phase" ({turn, phase}) when the open phase changes.
+import * as live from "./live.js";
+import * as table from "./table.js";
+import * as forms from "./forms.js";
+import * as shiplog from "./shiplog.js";
+import * as running from "./running.js";
 
 const POLL_MS = 2000;
 const seat = { game: "", token: "" };
@@ -10,8 +19,39 @@ let cursor = 0; // how many game events the page has asked for already
 let shown = ""; // "turn/phase" now displayed
 let help = {};
 let timer = null;
+const listeners = new Map();
 
 const $ = (id) => document.getElementById(id);
+
+/** What the page's modules share. */
+export const app = {
+  seat,
+  latest: null, // the side's latest view
+  $,
+  api: (path, options) => api(path, options),
+  say: (text, kind) => say(text, kind),
+  refresh: () => poll(),
+  /** Stop the fallback poll (the live channel pushes instead). */
+  stopPolling() {
+    if (timer) clearInterval(timer);
+    timer = null;
+    app.polling = false;
+  },
+  polling: true,
+  on(name, fn) {
+    if (!listeners.has(name)) listeners.set(name, []);
+    listeners.get(name).push(fn);
+  },
+  emit(name, data) {
+    for (const fn of listeners.get(name) || []) {
+      try {
+        fn(data);
+      } catch (err) {
+        console.error(`battleline: ${name} listener failed`, err);
+      }
+    }
+  },
+};
 
 async function api(path, options = {}) {
   const headers = { "X-Battleline-Token": seat.token, ...(options.headers || {}) };
@@ -109,9 +149,12 @@ function show(v) {
   $("submit-button").disabled = over;
   showShips(v.own);
   showEvents(v.events);
+  app.latest = v;
+  app.emit("view", { view: v, events: v.events });
   const now = `${v.turn}/${v.phase}/${v.result}`;
   if (now !== shown) {
     shown = now;
+    app.emit("phase", { turn: v.turn, phase: v.phase, result: v.result });
     $("order-lines").value = "";
     $("picture").src =
       `/api/games/${encodeURIComponent(seat.game)}/picture.svg` +
@@ -202,7 +245,8 @@ async function join(game, token) {
   $("game").hidden = false;
   say("", "");
   if (timer) clearInterval(timer);
-  timer = setInterval(poll, POLL_MS);
+  if (app.polling) timer = setInterval(poll, POLL_MS);
+  app.emit("joined", { ...seat });
 }
 
 async function showGameLink(game) {
@@ -225,6 +269,7 @@ async function showGameLink(game) {
 }
 
 async function start() {
+  for (const part of [live, table, forms, shiplog, running]) part.mount(app);
   try {
     help = await (await fetch("/api/notation")).json();
   } catch (_) {

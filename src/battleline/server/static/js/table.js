@@ -1,0 +1,4 @@
+// The page's table part (filled in by its own change).
+
+/** Hook this part into the page's shared `app` (see main.js). */
+export function mount(app) {}
