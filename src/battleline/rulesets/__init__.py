@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from battleline.engine.ruleset import Ruleset
@@ -94,3 +95,32 @@ def ruleset_of_scenario(scenario: str) -> AnyRuleset:
     rs = get_ruleset(named_ruleset(scenario))
     rs.check_scenario(scenario)
     return rs
+
+
+def ruleset_part(name: str, part: str) -> ModuleType | None:
+    """A ruleset's optional module ``part`` (e.g. the web table or order forms), or ``None``.
+
+    Looked for in the ruleset's own package, then in the package its module names as
+    ``PARTS_FROM`` (a ruleset played on another's game, as 1D12 and TGD on bf1900's).
+    """
+    module = _module_of(name)
+    packages = [module.rsplit(".", 1)[0]]
+    borrowed = getattr(importlib.import_module(module), "PARTS_FROM", None)
+    if isinstance(borrowed, str):
+        packages.append(borrowed)
+    for package in packages:
+        try:
+            return importlib.import_module(f"{package}.{part}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{package}.{part}":
+                raise
+    return None
+
+
+def _module_of(name: str) -> str:
+    """The module that declares the ruleset ``name`` (or an alias)."""
+    wanted = get_ruleset(name)
+    for module in MODULES:
+        if importlib.import_module(module).RULESET is wanted:
+            return module
+    raise UnknownNameError("ruleset", name, ruleset_names())

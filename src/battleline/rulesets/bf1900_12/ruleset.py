@@ -154,4 +154,7 @@ class Ruleset(bf6.Ruleset):
         return new_state(scenario, seed)
 
 
+#: Where :func:`battleline.rulesets.ruleset_part` finds the parts this ruleset borrows (bf1900's
+#: web table, order forms and ship log, for the game it is played on).
+PARTS_FROM = "battleline.rulesets.bf1900"
 RULESET = Ruleset()
