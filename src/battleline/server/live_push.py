@@ -165,6 +165,7 @@ async def stream(
 
         hello = {
             "role": role,
+            "sides": list(now.sides),
             **_where(now),
             "sealed": now.sealed,
             "waiting_for": list(now.waiting_for),
