@@ -192,6 +192,49 @@ def test_queued_orders_for_a_phase_that_closed_are_not_sent(
     assert "SPD9" not in str(umpire)  # the stale orders never reached the server
 
 
+#: Stands in for the browser's notifications (granted) and makes the tab hidden.
+FAKE_NOTIFICATIONS = """
+window.__notes = [];
+window.Notification = class {
+  constructor(title, options) { window.__notes.push([title, options.body]); }
+  static get permission() { return "granted"; }
+  static requestPermission() { return Promise.resolve("granted"); }
+};
+Object.defineProperty(document, "hidden", { get: () => true });
+"""
+
+
+def test_your_move_is_notified_once_per_phase_when_the_tab_is_hidden(
+    served: Uvicorn, web: httpx.Client, context: Any
+) -> None:
+    _made, seats = start(web)  # type: ignore[arg-type]
+    context.add_init_script(FAKE_NOTIFICATIONS)
+    page = _open(context, served, seats["Blue"])
+    expect = sync_api.expect
+    expect(page.locator("#live-notify")).to_have_text("Notifications on")
+    page.wait_for_function("window.__notes.length > 0")
+    assert page.evaluate("window.__notes") == [
+        ["battleline: your move", "Blue: turn 1, command phase"]
+    ]
+    r = seats["Red"].client.post(
+        f"/api/games/{seats['Red'].game}/chat",
+        headers={"X-Battleline-Token": seats["Red"].token},
+        json={"channel": "all", "text": "your move, sir"},
+    )
+    assert r.status_code == 201
+    assert seats["Red"].order(1, "command", "Red cruiser: SPD17").status_code == 200
+    expect(page.locator("#live-chat-list")).to_contain_text("your move, sir")
+    expect(page.locator("#waiting")).to_be_hidden()
+    assert len(page.evaluate("window.__notes")) == 1  # pushes in the same phase: no repeat
+    page.fill("#order-lines", "Blue cruiser: SPD15")
+    page.click("#submit-button")  # sealed: the phase resolves, the next one waits for Blue
+    expect(page.locator("#phase")).to_have_text("gunnery")
+    page.wait_for_function("window.__notes.length > 1")
+    assert page.evaluate("window.__notes")[1:] == [
+        ["battleline: your move", "Blue: turn 1, gunnery phase"]
+    ]
+
+
 def test_a_phone_sees_the_page_without_sideways_scrolling(
     served: Uvicorn, web: httpx.Client, browser: Any
 ) -> None:

@@ -287,6 +287,29 @@ def test_after_the_battle_every_channel_is_open(client: TestClient) -> None:
     assert "Red: we strike at dawn" in blue.get("chat").text
 
 
+def test_an_older_database_gains_the_chat_and_presence_tables(
+    sqlite_db: str, scenario_dir: Path
+) -> None:
+    """A database made before the live part (no chat, no presence table) is opened as it is:
+    the missing tables are made on start and its games go on."""
+    from sqlalchemy import create_engine, inspect, text
+
+    with TestClient(create_app(sqlite_db, allow_seed=True, scenario_dir=scenario_dir)) as c:
+        _made, seats = start(c)
+        game, token = seats["Blue"].game, seats["Blue"].token
+    engine = create_engine(f"sqlite:///{sqlite_db}")
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE chat"))
+        conn.execute(text("DROP TABLE presence"))
+    assert not {"chat", "presence"} & set(inspect(engine).get_table_names())
+    engine.dispose()
+    with TestClient(create_app(sqlite_db, allow_seed=True, scenario_dir=scenario_dir)) as c:
+        blue = Seat(c, game, token)
+        assert _chat(blue, "all", "still here").status_code == 201
+        assert [m["text"] for m in blue.get("chat").json()] == ["still here"]
+        assert blue.order(1, "command", "Blue cruiser: SPD15").status_code == 200
+
+
 # -- secrecy of every pushed message over a whole game -------------------------------------------
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -25,6 +26,7 @@ from typing import Any
 
 import anyio
 from fastapi.concurrency import run_in_threadpool
+from sqlalchemy.exc import DBAPIError
 
 from battleline.server import live_store
 from battleline.server.limits import ASGIApp, Message, Receive, Scope, Send
@@ -39,6 +41,7 @@ KEEPALIVE_S = 15.0
 BEAT_S = 15.0
 #: What ``EventSource`` waits before it opens a dropped stream again, in milliseconds.
 RETRY_MS = 2000
+_log = logging.getLogger(__name__)
 _LAST_ID = re.compile(r"^(\d{1,12})\.(\d{1,15})(?:\.\d{1,12})?$")
 _GAME_PATH = re.compile(r"^/api/games/([^/]+)/")
 
@@ -205,9 +208,15 @@ async def stream(
             wake.clear()
             if await gone():
                 return
-            marks = await run_in_threadpool(live_store.marks, store, game_id)
+            try:
+                marks = await run_in_threadpool(live_store.marks, store, game_id)
+            except DBAPIError as exc:  # the database is away for now: keep the line, try again
+                _log.warning("stream of game %s: cannot read the store: %s", game_id, exc)
     finally:
         hub.drop(game_id, entry)
         with anyio.CancelScope(shield=True):
-            await run_in_threadpool(live_store.leave, store, row)
+            try:
+                await run_in_threadpool(live_store.leave, store, row)
+            except DBAPIError as exc:  # the row goes stale and stops counting after the TTL
+                _log.warning("stream of game %s: presence row left behind: %s", game_id, exc)
         hub.wake(game_id)
