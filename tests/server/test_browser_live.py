@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from battleline.server.app import create_app
+from battleline.server.limits import Limits
 from server.browser_fixtures import CHROMIUM, browser, sync_api
 from server.server_helpers import Seat, start
 from server.sse import Uvicorn
@@ -260,3 +261,34 @@ def test_a_phone_sees_the_page_without_sideways_scrolling(
         assert page.evaluate("document.activeElement.id") == "game"
     finally:
         phone.close()
+
+
+def test_a_refused_stream_falls_back_to_polling_without_the_outage_banner(
+    tmp_path: Path, context: Any
+) -> None:
+    """A server that refuses every stream (its limit is 0) still answers the view: the page keeps
+    polling, shows no "cannot be reached" banner, and still gets the other side's move."""
+    app = create_app(
+        str(tmp_path / "p.sqlite3"),
+        allow_seed=True,
+        scenario_dir=tmp_path / "sc",
+        limits=Limits(streams=0),
+    )
+    srv = Uvicorn(app).start()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=20) as web:
+            _made, seats = start(web)  # type: ignore[arg-type]
+            page = context.new_page()
+            page.goto(f"{srv.url}/#game={seats['Blue'].game}&token={seats['Blue'].token}")
+            expect = sync_api.expect
+            expect(page.locator("#phase")).to_have_text("command")
+            page.wait_for_timeout(3500)  # a few refused streams and tries
+            expect(page.locator("#live-state")).to_have_text("not connected")
+            expect(page.locator("#live-banner")).to_be_hidden()
+            page.fill("#order-lines", "Blue cruiser: SPD15")
+            page.click("#submit-button")
+            assert seats["Red"].order(1, "command", "Red cruiser: SPD17").json()["resolved"]
+            expect(page.locator("#phase")).to_have_text("gunnery", timeout=10_000)
+            expect(page.locator("#live-banner")).to_be_hidden()
+    finally:
+        srv.stop()

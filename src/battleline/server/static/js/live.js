@@ -83,11 +83,11 @@ function connect() {
 }
 
 function down() {
-  // The stream broke: say so, stop the browser's own retries and try again with pauses.
+  // The stream broke: stop the browser's own retries and try again with pauses. The banner
+  // shows once a try finds the server unreachable (not when only the stream was refused).
   if (source) source.close();
   source = null;
   app.$("live-state").textContent = "not connected";
-  banner(true);
   schedule();
 }
 
@@ -106,6 +106,7 @@ async function probe() {
   } catch (_) {
     ok = false;
   }
+  banner(!ok);
   if (ok) connect();
   else schedule();
 }
@@ -249,6 +250,7 @@ function onUnsent({ path, orders }) {
     "The server cannot be reached. Your orders are kept and will be sealed when it is back.",
     "error",
   );
+  banner(true);
   if (source) down();
 }
 
