@@ -187,6 +187,7 @@ def test_queued_orders_for_a_phase_that_closed_are_not_sent(
     context.set_offline(False)
     expect(page.locator("#live-state")).to_have_text("connected", timeout=20_000)
     expect(page.locator("#message")).to_contain_text("that phase closed")
+    expect(page.locator("#message")).to_contain_text("Blue cruiser: SPD9")
     expect(page.locator("#phase")).to_have_text("gunnery")
     umpire = seats["umpire"].get("umpire").json()
     assert "SPD9" not in str(umpire)  # the stale orders never reached the server

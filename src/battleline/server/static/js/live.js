@@ -145,7 +145,8 @@ async function sendQueued() {
   if (v.result !== null || q.turn !== v.turn || q.phase !== v.phase) {
     app.say(
       `Your orders for turn ${q.turn}, ${q.phase} phase were not sent: that phase closed while ` +
-        `the server was away (the open phase is turn ${v.turn}, ${v.phase}). Your draft is kept.`,
+        `the server was away (the open phase is turn ${v.turn}, ${v.phase}). They were:\n` +
+        (q.lines.join("\n") || "(no orders)"),
       "error",
     );
     return;
