@@ -5,6 +5,10 @@ A request body is read in full here, up to the route's limit, before the app see
 client cannot make the server hold more than the limit in memory. Every client (its address as
 the ASGI server reports it; run uvicorn with ``--proxy-headers`` behind a proxy) has a token
 bucket per kind of route; an empty bucket answers 429 with ``Retry-After``.
+
+A push stream (``GET …/stream``) takes one token when it opens, like any request, and none while
+it stays open: what bounds streams is how many one client may hold open at once
+(``Limits.streams``); one more is answered 429.
 """
 
 from __future__ import annotations
@@ -35,11 +39,18 @@ class Limits:
     burst: int = 120
     create_rate: float = 0.5  # new games: the costliest request
     create_burst: int = 20
+    streams: int = 24  # push streams one client may hold open at once
 
     @classmethod
     def unlimited_rate(cls) -> Limits:
         """Body limits only (for a load test that plays many clients from one address)."""
-        return cls(rate=math.inf, burst=1 << 30, create_rate=math.inf, create_burst=1 << 30)
+        return cls(
+            rate=math.inf,
+            burst=1 << 30,
+            create_rate=math.inf,
+            create_burst=1 << 30,
+            streams=1 << 30,
+        )
 
 
 @dataclass(slots=True)
@@ -78,6 +89,11 @@ def is_creation(method: str, path: str) -> bool:
     return method == "POST" and path.rstrip("/") in ("/api/games", "/api/games/upload")
 
 
+def is_stream(method: str, path: str) -> bool:
+    """Whether a request opens a push stream (long-lived; counted while open)."""
+    return method == "GET" and path.startswith("/api/games/") and path.endswith("/stream")
+
+
 class Guard:
     """The ASGI middleware: rate limit, then a bounded, fully read body."""
 
@@ -93,6 +109,7 @@ class Guard:
         self.limits = limits
         self.requests = Buckets(limits.rate, limits.burst, clock)
         self.creations = Buckets(limits.create_rate, limits.create_burst, clock)
+        self.open_streams: dict[str, int] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -135,16 +152,44 @@ class Guard:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        sent = False
+        if is_stream(method, path):
+            await self._stream(who, scope, body, receive, send)
+            return
+        await self.app(scope, _replay(body, receive), send)
 
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
+    async def _stream(
+        self, who: str, scope: Scope, body: bytes, receive: Receive, send: Send
+    ) -> None:
+        """Open a push stream unless the client holds its limit of them already."""
+        held = self.open_streams.get(who, 0)
+        if held >= self.limits.streams:
+            await _answer(
+                send, 429, f"too many open streams from {who}: {held}; close one (a tab) first"
+            )
+            return
+        self.open_streams[who] = held + 1
+        try:
+            await self.app(scope, _replay(body, receive), send)
+        finally:
+            left = self.open_streams.get(who, 1) - 1
+            if left > 0:
+                self.open_streams[who] = left
+            else:
+                self.open_streams.pop(who, None)
 
-        await self.app(scope, replay, send)
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """The app's ``receive``: the body read already, then the client's own messages."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
 
 
 def _content_length(scope: Scope) -> int | None:

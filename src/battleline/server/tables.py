@@ -82,3 +82,28 @@ class ScenarioTextRow(Base):
 
     digest: Mapped[str] = mapped_column(String(64), primary_key=True)
     text: Mapped[str] = mapped_column(Text)
+
+
+class ChatRow(Base):
+    """One chat message of a game: to everyone (``all``) or to one side and the umpire."""
+
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    sender: Mapped[str] = mapped_column(String(200))  # a side name or "umpire"
+    channel: Mapped[str] = mapped_column(String(10))  # "side" or "all"
+    side: Mapped[str | None] = mapped_column(String(200), nullable=True)  # the side channel's
+    text: Mapped[str] = mapped_column(Text)
+    sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PresenceRow(Base):
+    """One open push stream: which seat listens, refreshed while it stays open."""
+
+    __tablename__ = "presence"
+
+    stream: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[str] = mapped_column(String(32), index=True)
+    role: Mapped[str] = mapped_column(String(200))
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

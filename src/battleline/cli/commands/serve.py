@@ -83,7 +83,10 @@ def register(app: typer.Typer) -> None:
         from battleline.server.app import create_app
 
         typer.echo(f"battleline web server on http://{host}:{port}/")
-        uvicorn.run(create_app(db), host=host, port=port, log_level="info")
+        # Open push streams never end by themselves: on a stop, give them 5 s, then close them.
+        uvicorn.run(
+            create_app(db), host=host, port=port, log_level="info", timeout_graceful_shutdown=5
+        )
 
     @app.command("web-new")
     def web_new_command(

@@ -6,7 +6,10 @@
 // The parts of the page (live push and chat, the table, the order forms, the ship logs, running a
 // game) are modules with `mount(app)`; they share the `app` object below and its events:
 //   "joined" (seat), "view" (the side's latest view: {view, events: new events}),
-//   "phase" ({turn, phase}) when the open phase changes.
+//   "phase" ({turn, phase}) when the open phase changes,
+//   "unsent" ({path, orders}) when a submit could not reach the server (the live part queues it).
+// Drafts: app.saveDraft(key, value) / app.loadDraft(key) keep a part's unsent input in
+// localStorage, keyed by game, side, turn and phase (the order text is the draft "orders").
 import * as live from "./live.js";
 import * as table from "./table.js";
 import * as forms from "./forms.js";
@@ -38,6 +41,8 @@ export const app = {
     app.polling = false;
   },
   polling: true,
+  saveDraft: (key, value) => saveDraft(key, value),
+  loadDraft: (key) => loadDraft(key),
   on(name, fn) {
     if (!listeners.has(name)) listeners.set(name, []);
     listeners.get(name).push(fn);
@@ -66,6 +71,31 @@ async function api(path, options = {}) {
     body = null;
   }
   return { response, body };
+}
+
+function draftKey(key) {
+  const v = app.latest;
+  if (!v || !seat.game) return null;
+  return `battleline:draft:${seat.game}:${v.side}:${v.turn}:${v.phase}:${key}`;
+}
+
+function saveDraft(key, value) {
+  const at = draftKey(key);
+  try {
+    if (at && value) localStorage.setItem(at, JSON.stringify(value));
+    else if (at) localStorage.removeItem(at);
+  } catch (_) {
+    // storage full or refused: the draft lives on in the page only
+  }
+}
+
+function loadDraft(key) {
+  const at = draftKey(key);
+  try {
+    return at ? JSON.parse(localStorage.getItem(at) || "null") : null;
+  } catch (_) {
+    return null;
+  }
 }
 
 function problem(body, response) {
@@ -155,7 +185,7 @@ function show(v) {
   if (now !== shown) {
     shown = now;
     app.emit("phase", { turn: v.turn, phase: v.phase, result: v.result });
-    $("order-lines").value = "";
+    $("order-lines").value = loadDraft("orders") || "";
     $("picture").src =
       `/api/games/${encodeURIComponent(seat.game)}/picture.svg` +
       `?token=${encodeURIComponent(seat.token)}&at=${encodeURIComponent(now)}`;
@@ -163,7 +193,13 @@ function show(v) {
 }
 
 async function poll() {
-  const { response, body } = await api(`/view?since=${cursor}`);
+  let answer;
+  try {
+    answer = await api(`/view?since=${cursor}`);
+  } catch (_) {
+    return false; // the server cannot be reached (the live part says so)
+  }
+  const { response, body } = answer;
   if (!response.ok) {
     say(problem(body, response), "error");
     return false;
@@ -183,11 +219,20 @@ function orders() {
 }
 
 async function send(path, okText) {
-  const { response, body } = await api(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(orders()),
-  });
+  const payload = orders();
+  let answer;
+  try {
+    answer = await api(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(payload),
+    });
+  } catch (_) {
+    say("The server cannot be reached; nothing was sent.", "error");
+    app.emit("unsent", { path, orders: payload });
+    return;
+  }
+  const { response, body } = answer;
   if (response.ok) {
     say(okText(body), "ok");
     await poll();
@@ -279,6 +324,7 @@ async function start() {
     ev.preventDefault();
     enter($("game-id").value, $("token").value);
   });
+  $("order-lines").addEventListener("input", () => saveDraft("orders", $("order-lines").value));
   $("check-button").addEventListener("click", () =>
     send("/check", () => "The umpire accepts these orders (not yet sealed)."),
   );
