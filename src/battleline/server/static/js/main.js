@@ -156,9 +156,6 @@ function show(v) {
     shown = now;
     app.emit("phase", { turn: v.turn, phase: v.phase, result: v.result });
     $("order-lines").value = "";
-    $("picture").src =
-      `/api/games/${encodeURIComponent(seat.game)}/picture.svg` +
-      `?token=${encodeURIComponent(seat.token)}&at=${encodeURIComponent(now)}`;
   }
 }
 
