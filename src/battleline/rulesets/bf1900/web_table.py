@@ -153,11 +153,13 @@ def _enemy(seen: SideView, scale: Scale) -> list[dict[str, Any]]:
     return out
 
 
-def _where_moved(events: Sequence[Event]) -> dict[tuple[int, str], tuple[float, float]]:
+def _where_moved(
+    events: Sequence[Event], own: set[str]
+) -> dict[tuple[int, str], tuple[float, float]]:
     """Where each own ship ended each turn's move (her own move events)."""
     out: dict[tuple[int, str], tuple[float, float]] = {}
     for e in events:
-        if e.kind is EventKind.MOVE and e.ship and "x" in e.data:
+        if e.kind is EventKind.MOVE and e.ship in own and "x" in e.data:
             out[(e.turn, e.ship)] = (float(e.data["x"]), float(e.data["y"]))
     return out
 
@@ -167,7 +169,7 @@ def markers(seen: SideView, events: Sequence[Event], turns: Iterable[int]) -> li
     wanted = set(turns)
     known = {s.name: (s.pose.x, s.pose.y) for s in seen.own}
     known.update({c.name: (c.pose.x, c.pose.y) for c in seen.contacts})
-    moved = _where_moved(events)
+    moved = _where_moved(events, {s.name for s in seen.own})
     out: list[dict[str, Any]] = []
     for e in events:
         if e.turn not in wanted:
