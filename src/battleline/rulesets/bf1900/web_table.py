@@ -22,6 +22,7 @@ the page draws range rings round own ships only (range is judged by eye, BF6-GUN
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -249,10 +250,17 @@ def _scale(scale: Scale) -> dict[str, Any]:
     }
 
 
+def _first_event_of(game: Game[Bf1900State, SideView], turn: int) -> int:
+    """The index of the game's first event of ``turn`` or later (the log is in turn order), so
+    the view hands over only the events the markers are drawn from."""
+    events = game.events.events
+    return bisect.bisect_left(events, turn, key=lambda e: e.turn)
+
+
 def table(game: Game[Bf1900State, SideView], side: str) -> dict[str, Any]:
     """The table as ``side`` sees it at the open phase (see the module docstring)."""
-    seen = view(game, side)
     state = game.state
+    seen = view(game, side, since=_first_event_of(game, state.turn - 1))
     scale = get_scale(seen.scale)
     arcs = game.ruleset.name in ARCS_OF
     own = [_own(s, state, scale, arcs) for s in seen.own]
