@@ -13,6 +13,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from battleline.engine.geometry import Pose, in_arc
@@ -174,10 +175,51 @@ def test_bad_turn_is_refused_naming_the_field(client: TestClient) -> None:
     assert Seat(client, blue.game, "wrong").get("table").status_code == 403
 
 
-def test_dba_has_no_table(client: TestClient) -> None:
+def test_dba_table_is_its_view(client: TestClient) -> None:
+    """DBA's open table: own and enemy bases where they stand (the view's contacts), arcs from
+    the fire rules (DBA-TGT-01), the move allowance of the speed limit (DBA-MOV-01), no turning
+    circle; no answer holds a string DBA's ``secrets`` names, over a whole game."""
     _, seats = start(client, ai=["Japan"], scenario="yalu")
-    side = next(s for s in seats if s != "umpire")
-    r = seats[side].get("table")
+    china = seats["China"]
+    rules = get_ruleset("dba")
+    scans = 0
+    first: dict[str, Any] = {}
+    for _ in range(100):
+        v = china.view()
+        if v["result"] is not None:
+            break
+        r = china.get("table")
+        assert r.status_code == 200, r.text
+        body = r.json()
+        state = _state(client, china.game)
+        assert leaks(r.text, rules.secrets(state, "China")) == []
+        scans += 1
+        first = first if scans > 1 else body
+        for own in body["own"]:
+            pose = state.poses[own["name"]]
+            assert (own["x"], own["y"]) == (round(pose.x, 1), round(pose.y, 1))
+            assert own["turning_radius_m"] is None and own["move_allowance_m"]["per"] == "spell"
+            assert {a["mounting"] for a in own["arcs"]} <= {"bow", "starboard", "stern", "port"}
+        seen = {c["name"]: c["pose"] for c in v["contacts"]}
+        assert {e["name"] for e in body["enemy"]} == set(seen)
+        for e in body["enemy"]:
+            assert (e["x"], e["y"]) == (
+                round(seen[e["name"]]["x"], 1),
+                round(seen[e["name"]]["y"], 1),
+            )
+        assert china.order(v["turn"], v["phase"]).status_code == 200
+    assert scans > 3
+    adapter_table.clear_cache()
+    again = china.get("table", turn=1).json()
+    assert again["turns_seen"] > 1 and _strip(again) == _strip(first)
+
+
+def test_a_ruleset_without_a_table_part_answers_404(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, seats = start(client, ai=["Red"])
+    monkeypatch.setattr(adapter_table, "ruleset_part", lambda _name, _part: None)
+    r = seats["Blue"].get("table")
     assert r.status_code == 404 and "this ruleset has no table" in r.json()["detail"]
 
 

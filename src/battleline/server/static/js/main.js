@@ -82,6 +82,7 @@ function say(text, kind) {
 
 function summary(ship) {
   const log = ship.log;
+  if (!log) return ""; // a ruleset whose view has no bf1900 ship log (DBA)
   const notes = [];
   if (log.sunk) notes.push("sunk");
   if (log.surrendered) notes.push("struck");

@@ -224,10 +224,11 @@ function drawSelected(layer, ship) {
       for (const [a, b] of grp.arcs) el("polygon", { points: wedge(ship, a, b, m.max_range_m) }, g);
     }
   });
-  // Turning circle: the two circles the ship can turn on, tangent to her course at her centre.
+  // Turning circle: the two circles the ship can turn on, tangent to her course at her centre
+  // (none where the rules have no turning circle).
   const r = ship.turning_radius_m;
   const h = (ship.heading * Math.PI) / 180;
-  for (const side of [1, -1]) {
+  for (const side of r ? [1, -1] : []) {
     const cx = ship.x + side * r * Math.cos(h);
     const cy = ship.y - side * r * Math.sin(h);
     el("circle", { cx: X(cx), cy: Y(cy), r: px(r), class: "table-turning" }, layer);
@@ -334,12 +335,14 @@ function drawLegend(ship) {
   const sc = state.data.scale;
   const toTable = (m) => `${((m / 1000) * sc.units_per_km).toFixed(sc.table_unit === "mm" ? 0 : 1)} ${sc.table_unit}`;
   const head = html("p", {});
+  const move = ship.move_allowance_m;
+  const speed = ship.speed_knots !== null && ship.speed_knots !== undefined ? `${ship.speed_knots} kn` : `speed ${ship.speed}`;
   head.textContent =
-    `${ship.name} (${ship.class}), ${ship.division}: ${ship.speed_knots} kn; ` +
-    `move this turn ${toTable(ship.move_allowance_m.min)}–${toTable(ship.move_allowance_m.max)}; ` +
-    `turning circle radius ${toTable(ship.turning_radius_m)}` +
+    `${ship.name} (${ship.class}), ${ship.division}: ${speed}; ` +
+    `move this ${move.per || "turn"} ${toTable(move.min)}–${toTable(move.max)}` +
+    (ship.turning_radius_m ? `; turning circle radius ${toTable(ship.turning_radius_m)}` : "") +
     (ship.marks.length ? `; ${ship.marks.join(", ")}` : "") +
-    `. Rings: range brackets every ${toTable(sc.bracket_m)}.`;
+    `. Rings: range brackets at ${sc.range_brackets_m.map(toTable).join(", ")}.`;
   box.appendChild(head);
   if (!state.data.arcs_drawn) {
     box.appendChild(html("p", {}, "This ruleset's arcs of fire are not drawn."));
@@ -351,7 +354,9 @@ function drawLegend(ship) {
     const li = html("li", { "data-mounting": m.mounting });
     const swatch = html("span", { class: "table-swatch", style: `background:${COLOURS[i % COLOURS.length]}` });
     li.appendChild(swatch);
-    li.append(`${m.mounting}: ${m.label}, ${ready} of ${m.guns} gun(s) in action, ROF ${m.rof}, to ${toTable(m.max_range_m)} (${m.rule})`);
+    const guns = m.guns ? `, ${ready} of ${m.guns} gun(s) in action` : ready ? "" : ", may not fire";
+    const rof = m.rof ? `, ROF ${m.rof}` : "";
+    li.append(`${m.mounting}: ${m.label}${guns}${rof}, to ${toTable(m.max_range_m)} (${m.rule})`);
     list.appendChild(li);
   });
   box.appendChild(list);
