@@ -10,6 +10,7 @@ movement apply (BF6-MOV-01, BF6-MOV-03, BF6-MOV-06); no answer carries a string 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ from battleline.rulesets.bf1900.scales import get_scale
 from battleline.rulesets.bf1900.secrets import leaks
 from battleline.rulesets.bf1900.table import funnel_point
 from battleline.server import adapter_table
+from battleline.server.app import create_app
+from battleline.server.limits import Limits
 from server.server_helpers import Seat, start
 
 CRUISER_DUEL = (
@@ -40,6 +43,14 @@ speed = 18
 ships = [{ name = "Chitose", class = "Kasagi" }]
 """
 )
+
+
+@pytest.fixture
+def fast_client(db: str, scenario_dir: Path) -> Iterator[TestClient]:
+    """A client of a server without the rate limit (a whole TGD game is many requests)."""
+    app = create_app(db, allow_seed=True, scenario_dir=scenario_dir, limits=Limits.unlimited_rate())
+    with TestClient(app) as c:
+        yield c
 
 
 def _state(client: TestClient, game: str) -> Any:
@@ -175,11 +186,11 @@ def test_bad_turn_is_refused_naming_the_field(client: TestClient) -> None:
     assert Seat(client, blue.game, "wrong").get("table").status_code == 403
 
 
-def test_dba_table_is_its_view(client: TestClient) -> None:
+def test_dba_table_is_its_view(fast_client: TestClient) -> None:
     """DBA's open table: own and enemy bases where they stand (the view's contacts), arcs from
     the fire rules (DBA-TGT-01), the move allowance of the speed limit (DBA-MOV-01), no turning
     circle; no answer holds a string DBA's ``secrets`` names, over a whole game."""
-    _, seats = start(client, ai=["Japan"], scenario="yalu")
+    _, seats = start(fast_client, ai=["Japan"], scenario="yalu")
     china = seats["China"]
     rules = get_ruleset("dba")
     scans = 0
@@ -191,7 +202,7 @@ def test_dba_table_is_its_view(client: TestClient) -> None:
         r = china.get("table")
         assert r.status_code == 200, r.text
         body = r.json()
-        state = _state(client, china.game)
+        state = _state(fast_client, china.game)
         assert leaks(r.text, rules.secrets(state, "China")) == []
         scans += 1
         first = first if scans > 1 else body
@@ -212,6 +223,34 @@ def test_dba_table_is_its_view(client: TestClient) -> None:
     adapter_table.clear_cache()
     again = china.get("table", turn=1).json()
     assert again["turns_seen"] > 1 and _strip(again) == _strip(first)
+
+
+def test_tgd_table_draws_the_cards_arcs(fast_client: TestClient) -> None:
+    """TGD: bf1900's table with each own battery's region: the fore arc (270°, blind astern,
+    TGD-ARC-02) reaches its full range dead ahead and nothing dead astern; a port battery
+    (TGD-ARC-03) bears to port and not to starboard; no battery reaches past strength × 10 range
+    units (TGD-RNG-01). No answer holds a string TGD's ``secrets`` names, over a whole game."""
+    _, seats = start(fast_client, ai=["Russia"], scenario="tgd-duel")
+    blue = seats["Japan"]
+    rules = get_ruleset("tgd")
+    body = blue.get("table").json()
+    assert body["ruleset"] == "tgd" and body["arcs_drawn"] is True
+    arcs = {a["label"].split()[0]: a for a in body["own"][0]["arcs"]}
+    fore = dict(map(tuple, arcs["f"]["groups"][0]["outline"]))
+    assert fore[0.0] == arcs["f"]["max_range_m"] > 0 and fore[180.0] == 0.0
+    port = dict(map(tuple, arcs["p"]["groups"][0]["outline"]))
+    assert port[270.0] == arcs["p"]["max_range_m"] and port[90.0] == 0.0
+    assert port[0.0] == 0.0 < port[355.0] < arcs["p"]["max_range_m"]  # the side band: a sliver
+    for a in body["own"][0]["arcs"]:
+        assert max(r for _, r in a["groups"][0]["outline"]) <= a["max_range_m"]
+    for _ in range(200):
+        v = blue.view()
+        if v["result"] is not None:
+            break
+        r = blue.get("table")
+        assert r.status_code == 200
+        assert leaks(r.text, rules.secrets(_state(fast_client, blue.game), "Japan")) == []
+        assert blue.order(v["turn"], v["phase"]).status_code == 200
 
 
 def test_a_ruleset_without_a_table_part_answers_404(

@@ -211,6 +211,16 @@ function wedge(ship, start, end, r) {
   return pts.join(" ");
 }
 
+/** Points of a region given as [relative bearing, reach in metres] rays from a ship's centre. */
+function outline(ship, rays) {
+  return rays
+    .map(([theta, r]) => {
+      const a = ((ship.heading + theta) * Math.PI) / 180;
+      return `${X(ship.x + r * Math.sin(a))},${Y(ship.y + r * Math.cos(a))}`;
+    })
+    .join(" ");
+}
+
 function drawSelected(layer, ship) {
   const d = state.data;
   for (const r of d.scale.range_brackets_m) {
@@ -221,7 +231,8 @@ function drawSelected(layer, ship) {
     const g = el("g", { class: "table-arc", "data-mounting": m.mounting, fill: colour, stroke: colour }, layer);
     for (const grp of m.groups) {
       if (!grp.ready) continue;
-      for (const [a, b] of grp.arcs) el("polygon", { points: wedge(ship, a, b, m.max_range_m) }, g);
+      if (grp.outline) el("polygon", { points: outline(ship, grp.outline) }, g);
+      for (const [a, b] of grp.arcs || []) el("polygon", { points: wedge(ship, a, b, m.max_range_m) }, g);
     }
   });
   // Turning circle: the two circles the ship can turn on, tangent to her course at her centre
