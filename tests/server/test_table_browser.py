@@ -15,9 +15,11 @@ __all__ = ["browser", "page", "server"]  # fixtures, found by pytest
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
 
 
-def _seat(server: str, turns: int = 0) -> tuple[str, str]:
-    """A cruiser duel against the AI with Blue's seat claimed, played ``turns`` turns on."""
-    made = httpx.post(f"{server}/api/games", json={"scenario": "cruiser-duel", "ai": ["Red"]})
+def _seat(
+    server: str, turns: int = 0, scenario: str = "cruiser-duel", ai: str = "Red"
+) -> tuple[str, str]:
+    """A game against the AI with the first side's seat claimed, played ``turns`` turns on."""
+    made = httpx.post(f"{server}/api/games", json={"scenario": scenario, "ai": [ai]})
     assert made.status_code == 201, made.text
     game = made.json()["game_id"]
     invite = made.json()["invites"][0]["invite"]
@@ -32,9 +34,9 @@ def _seat(server: str, turns: int = 0) -> tuple[str, str]:
         assert r.status_code == 200, r.text
 
 
-def _open(page: Any, server: str, game: str, token: str) -> None:
+def _open(page: Any, server: str, game: str, token: str, ship: str = "Yoshino") -> None:
     page.goto(f"{server}/#game={game}&token={token}")
-    sync_api.expect(page.locator("#table-svg [data-ship='Yoshino']")).to_be_visible()
+    sync_api.expect(page.locator(f"#table-svg [data-ship='{ship}']")).to_be_visible()
 
 
 def _box(page: Any) -> list[float]:
@@ -132,3 +134,19 @@ def test_the_table_fits_a_phone(server: str, browser: Any) -> None:
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(
+    ("scenario", "ai", "ship", "arcs"),
+    [("tgd-duel", "Russia", "Mikasa", 6), ("yalu", "Japan", "Ting Yuen", 4)],
+)
+def test_tgd_and_dba_tables_draw(
+    server: str, page: Any, scenario: str, ai: str, ship: str, arcs: int
+) -> None:
+    """TGD's card arcs (outlines) and DBA's four arcs are drawn for a selected ship."""
+    game, token = _seat(server, scenario=scenario, ai=ai)
+    _open(page, server, game, token, ship)
+    page.locator(f"#table-svg [data-ship='{ship}']").click()
+    sync_api.expect(page.locator("#table-selection .table-arc")).to_have_count(arcs)
+    assert page.locator("#table-selection .table-arc polygon").count() >= arcs
+    sync_api.expect(page.locator("#table-legend li")).to_have_count(arcs)

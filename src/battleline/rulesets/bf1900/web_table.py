@@ -49,6 +49,8 @@ if TYPE_CHECKING:
 ARCS_OF: frozenset[str] = frozenset({"bf1900", "bf1900-1d12"})
 #: Marker events: the fall of shot (splash or hit zone) where it was seen.
 _FALLS = {EventKind.SPLASH: "splash", EventKind.HIT_ZONE: "hit"}
+#: Least distance between two drawn points of a ship's track, metres.
+TRACK_STEP_M = 100.0
 #: Margin round what the side knows, metres, for the extent the page first shows.
 MARGIN_M = 2000.0
 
@@ -104,6 +106,20 @@ def _marks(log: ShipLog) -> list[str]:
     return marks
 
 
+def track(points: Sequence[tuple[float, float]]) -> list[list[float]]:
+    """A ship's track thinned for drawing: a point at least :data:`TRACK_STEP_M` from the one
+    before (turning arcs are recorded every few degrees), and always the last."""
+    out: list[list[float]] = []
+    for i, (x, y) in enumerate(points):
+        last = i == len(points) - 1
+        if out and not last:
+            px, py = out[-1]
+            if (x - px) ** 2 + (y - py) ** 2 < TRACK_STEP_M**2:
+                continue
+        out.append([_r(x), _r(y)])
+    return out
+
+
 def _own(ship: OwnShip, state: Bf1900State, scale: Scale, arcs: bool) -> dict[str, Any]:
     """One own ship in full (the state is read for this ship's own entries only)."""
     log = ship.log
@@ -121,7 +137,7 @@ def _own(ship: OwnShip, state: Bf1900State, scale: Scale, arcs: bool) -> dict[st
         "width_m": _r(width),
         "speed_knots": ship.speed_knots,
         "marks": _marks(log),
-        "track": [[_r(x), _r(y)] for x, y in state.tracks.get(ship.name, [])],
+        "track": track(state.tracks.get(ship.name, [])),
         "arcs": [m for m in mounts if m is not None],
         "turning_radius_m": _r(turn_radius_m(log, scale)),
         "move_allowance_m": {"min": _r(low), "max": _r(high)},
