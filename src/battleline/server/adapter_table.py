@@ -84,6 +84,9 @@ class Record:
 
 _CACHE: OrderedDict[str, dict[str, Any]] = OrderedDict()
 _LOCK = threading.Lock()
+#: Held while a record is replayed, so that concurrent cold requests do not each replay it (and
+#: no number of them can keep more than one core busy with replays).
+_REPLAYING = threading.Lock()
 
 
 def _cached(key: str) -> dict[str, Any] | None:
@@ -115,8 +118,11 @@ def table_at(record: Record, side: str, turn: int) -> dict[str, Any]:
     found = _cached(key)
     if found is not None:
         return found
-    _replay_to(record, turn)
-    found = _cached(key)
+    with _REPLAYING:  # one replay at a time: a second asker waits, then finds it cached
+        found = _cached(key)
+        if found is None:
+            _replay_to(record, turn)
+            found = _cached(key)
     assert found is not None, "the replay passed the turn"
     return found
 
