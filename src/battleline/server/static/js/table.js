@@ -12,7 +12,10 @@ export const PX_PER_M = 0.05;
 const ZOOM_STEP = 1.25;
 const PAN_STEP = 0.1; // of the view's width, per arrow key
 /** One colour per mounting, in the order of the ship's mountings. */
-const COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
+const COLOURS = [
+  "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
+  "#e377c2", "#17becf", "#bcbd22", "#393b79", "#637939", "#843c39",
+];
 
 const state = {
   app: null,
@@ -307,7 +310,7 @@ function draw() {
   for (const s of d.enemy) {
     const g = base(enemy, s, s.observed ? "table-seen" : "table-exact");
     el("title", {}, g).textContent = `${s.name} (${s.class}) as seen${s.marks.length ? `: ${s.marks.join(", ")}` : ""}`;
-    label(enemy, s, s.name, "table-label table-enemy-label");
+    label(enemy, s, s.marks.length ? `${s.name} (${s.marks.join(", ")})` : s.name, "table-label table-enemy-label");
   }
   const own = el("g", { class: "table-own" }, svg);
   for (const s of d.own) {
@@ -318,7 +321,8 @@ function draw() {
     g.setAttribute("aria-pressed", String(s.name === state.selected));
     g.dataset.ship = s.name;
     g.addEventListener("click", () => select(s.name));
-    label(own, s, `${s.name} · ${s.division}`, "table-label");
+    const marks = s.marks.length ? ` (${s.marks.join(", ")})` : "";
+    label(own, s, `${s.name} · ${s.division}${marks}`, "table-label");
   }
   setBox(state.box);
   drawList();
