@@ -96,9 +96,16 @@ def test_the_slider_goes_back_a_turn(server: str, page: Any) -> None:
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#table-note")).to_contain_text("Turn 2 as it stood")
     expect(page.locator("#table-turn-shown")).to_have_text("2 (as it opened)")
-    assert page.get_attribute("#table-svg [data-ship='Yoshino']", "transform") != now
+    then = page.get_attribute("#table-svg [data-ship='Yoshino']", "transform")
+    assert then != now
     page.keyboard.press("End")
     expect(page.locator("#table-note")).to_contain_text("Now: turn 3")
+    page.reload()  # the past turn comes back the same after a reload
+    _open(page, server, game, token)
+    page.focus("#table-turn")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#table-note")).to_contain_text("Turn 2 as it stood")
+    assert page.get_attribute("#table-svg [data-ship='Yoshino']", "transform") == then
 
 
 def test_keyboard_selects_a_ship(server: str, page: Any) -> None:
