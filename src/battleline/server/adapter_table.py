@@ -23,13 +23,15 @@ from types import ModuleType
 from typing import Any
 
 from battleline.engine import GameRecord
+from battleline.engine.record import RecordError
 from battleline.errors import BattlelineError
 from battleline.game import replay_game
 from battleline.rulesets import ruleset_part
 from battleline.server.adapter import Game
 
-#: How many (record prefix, side) tables the cache keeps (a table is a few kilobytes).
-CACHE_TABLES = 4096
+#: How much the cache of past tables may hold, in characters of their JSON (a 24-ship table is
+#: about 40 KB, a cruiser duel's 3 KB); the least recently used go first.
+CACHE_CHARS = 64 * 1024 * 1024
 
 
 class NoTableError(BattlelineError):
@@ -82,7 +84,8 @@ class Record:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-_CACHE: OrderedDict[str, dict[str, Any]] = OrderedDict()
+_CACHE: OrderedDict[str, tuple[dict[str, Any], int]] = OrderedDict()
+_HELD = [0]  # characters held
 _LOCK = threading.Lock()
 #: Held while a record is replayed, so that concurrent cold requests do not each replay it (and
 #: no number of them can keep more than one core busy with replays).
@@ -92,23 +95,28 @@ _REPLAYING = threading.Lock()
 def _cached(key: str) -> dict[str, Any] | None:
     with _LOCK:
         found = _CACHE.get(key)
-        if found is not None:
-            _CACHE.move_to_end(key)
-        return found
+        if found is None:
+            return None
+        _CACHE.move_to_end(key)
+        return found[0]
 
 
 def _keep(key: str, body: dict[str, Any]) -> None:
+    size = len(json.dumps(body))
     with _LOCK:
-        _CACHE[key] = body
-        _CACHE.move_to_end(key)
-        while len(_CACHE) > CACHE_TABLES:
-            _CACHE.popitem(last=False)
+        old = _CACHE.pop(key, None)
+        _HELD[0] -= old[1] if old else 0
+        _CACHE[key] = (body, size)
+        _HELD[0] += size
+        while _HELD[0] > CACHE_CHARS and len(_CACHE) > 1:
+            _HELD[0] -= _CACHE.popitem(last=False)[1][1]
 
 
 def clear_cache() -> None:
     """Forget every rebuilt table (tests and the benchmark measure a cold rebuild with it)."""
     with _LOCK:
         _CACHE.clear()
+        _HELD[0] = 0
 
 
 def table_at(record: Record, side: str, turn: int) -> dict[str, Any]:
@@ -120,31 +128,36 @@ def table_at(record: Record, side: str, turn: int) -> dict[str, Any]:
         return found
     with _REPLAYING:  # one replay at a time: a second asker waits, then finds it cached
         found = _cached(key)
-        if found is None:
-            _replay_to(record, turn)
-            found = _cached(key)
-    assert found is not None, "the replay passed the turn"
-    return found
+        return found if found is not None else _replay_to(record, turn, side)
 
 
-def _replay_to(record: Record, turn: int) -> None:
-    """Replay the record's orders before ``turn``, snapshotting each turn it opens."""
+def _replay_to(record: Record, turn: int, side: str) -> dict[str, Any]:
+    """Replay the record's orders before ``turn``, snapshotting each turn it opens for every
+    side; the answer is ``side``'s table at ``turn``."""
     game = replay_game(GameRecord(record.scenario, record.ruleset, record.seed, []))
     part = table_part(game)
+    wanted: dict[str, Any] = {}
 
     def snapshot() -> None:
         at = game.state.turn
         for s in record.sides:
             key = record.key(at, s)
-            if _cached(key) is None:
-                _keep(key, part.table(game, s))
+            body = _cached(key)
+            if body is None:
+                body = part.table(game, s)
+                _keep(key, body)
+            if (at, s) == (turn, side):
+                wanted.update(body)
 
     snapshot()
-    for t, phase, side, lines in record.before(turn):
+    for t, phase, who, lines in record.before(turn):
         opened = game.state.turn
-        game.submit(side, list(lines), turn=t, phase=phase)
+        game.submit(who, list(lines), turn=t, phase=phase)
         if game.state.turn != opened:
             snapshot()
+    if not wanted:
+        raise RecordError(f"turn: the record does not reach turn {turn}")
+    return wanted
 
 
 __all__ = ["NoTableError", "Record", "clear_cache", "table_at", "table_now", "table_part"]

@@ -14,6 +14,7 @@ from fastapi import FastAPI, HTTPException, Query
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
+from battleline.errors import BattlelineError
 from battleline.server import adapter_table
 from battleline.server.context import ERRORS, GameId, ServerContext, Token
 
@@ -52,7 +53,10 @@ def add_routes(app: FastAPI, ctx: ServerContext) -> None:
         now, record = await run_in_threadpool(read)
         if now is None:
             assert turn is not None
-            now = await run_in_threadpool(adapter_table.table_at, record, side, turn)
+            try:
+                now = await run_in_threadpool(adapter_table.table_at, record, side, turn)
+            except BattlelineError as exc:  # the record did not replay to that turn
+                raise HTTPException(422, str(exc)) from None
         body: dict[str, Any] = {
             **now,
             "turns_seen": record.turn,
