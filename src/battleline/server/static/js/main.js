@@ -112,6 +112,7 @@ function say(text, kind) {
 
 function summary(ship) {
   const log = ship.log;
+  if (!log) return ""; // a ruleset whose view has no bf1900 ship log (DBA)
   const notes = [];
   if (log.sunk) notes.push("sunk");
   if (log.surrendered) notes.push("struck");
@@ -186,9 +187,6 @@ function show(v) {
     shown = now;
     app.emit("phase", { turn: v.turn, phase: v.phase, result: v.result });
     $("order-lines").value = loadDraft("orders") || "";
-    $("picture").src =
-      `/api/games/${encodeURIComponent(seat.game)}/picture.svg` +
-      `?token=${encodeURIComponent(seat.token)}&at=${encodeURIComponent(now)}`;
   }
 }
 
