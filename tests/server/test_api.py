@@ -296,10 +296,12 @@ def test_the_schema_compiles_for_postgresql() -> None:
     assert [t.name for t in tables] == [
         "games",
         "scenario_texts",
+        "game_clocks",
         "invites",
         "orders",
         "sealed",
         "tokens",
+        "umpire_actions",
     ]
     ddl = "\n".join(str(CreateTable(t).compile(dialect=postgresql.dialect())) for t in tables)
     assert "seed BIGINT" in ddl and "FOREIGN KEY(game_id) REFERENCES games (id)" in ddl

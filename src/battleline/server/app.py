@@ -167,7 +167,12 @@ def create_app(
         seed = req.seed if req.seed is not None else secrets.randbelow(2**62)
         try:
             live, seats = create_game(
-                store, seed, req.ai, scenario=req.scenario, text=req.scenario_text
+                store,
+                seed,
+                req.ai,
+                scenario=req.scenario,
+                text=req.scenario_text,
+                deadline_minutes=req.deadline_minutes,
             )
         except BattlelineError as exc:
             raise HTTPException(422, str(exc)) from None
@@ -190,6 +195,7 @@ def create_app(
             invites=invites,
             umpire_token=seats.umpire,
             umpire_url=f"{base}api/games/{live.id}/umpire?token={seats.umpire}",
+            umpire_page=f"{base}umpire#game={live.id}&token={seats.umpire}",
         )
 
     @app.post("/api/games", status_code=201, responses=errors)
@@ -292,6 +298,8 @@ def create_app(
         side = side_of(game_id, token)
         with opened(game_id) as live:
             checked_phase(live, req)
+            if side in live.ai_sides:  # handed to the AI by the umpire (routes/running.py)
+                raise HTTPException(409, f"token: the umpire has handed {side} to the computer")
             game = live.game
             try:
                 adapter.submit(game, side, req.lines, req.turn, req.phase)
