@@ -140,7 +140,8 @@ def _ratio(part: int, whole: int) -> float | None:
 def after_action(game: Any) -> dict[str, Any]:
     """The report of a game as plain data: per side the ships lost and points, per ship the
     fate, gunnery (hits per round fired), hits given and taken and damage by cause; the
-    verdict; and ``lacks``, the figures this ruleset's rules do not have, each with why."""
+    verdict; ``lacks``, the figures this ruleset's rules do not have, each with why; and
+    ``notes``, figures that mean something else under its rules."""
     part = reading_of(game.ruleset.name)
     fates = game.ruleset.fates(game.state)
     records = tally(game.events.events, part.gunnery)
@@ -193,4 +194,5 @@ def after_action(game: Any) -> dict[str, Any]:
         "points_by_ship": points_rows is not None,
         "rounds_are": str(getattr(part, "ROUNDS_ARE", "rounds fired")),
         "lacks": dict(lacks),
+        "notes": dict(getattr(part, "NOTES", {})),
     }

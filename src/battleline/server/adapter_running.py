@@ -56,7 +56,7 @@ def _replayed_to(game: adapter.Game, step: int | None) -> tuple[Any, list[Frame]
     opening of frame ``step`` (``None``: played to the end)."""
     g = _fresh(game)
     frames: list[Frame] = []
-    opened = (g.state.turn, g.spec.name, _state(g), len(g.events))
+    opened = (g.state.turn, g.spec.name, _state(g), 0)  # the opening events are the first's
 
     def close() -> None:
         turn, phase, state, start = opened

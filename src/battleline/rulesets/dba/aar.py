@@ -17,6 +17,11 @@ LACKS: dict[str, str] = {
     "zones": "DBA has no fall of shot: an attack is one opposed roll",
     "rounds": "DBA fires no rounds; the report counts attacks made instead",
 }
+#: What a figure means here where it differs from the other rulesets.
+NOTES: dict[str, str] = {
+    "hits_taken": "the results applied to her: DBA combines the attacks on one ship in a phase "
+    "into one result, so hits taken can be fewer than the hits the enemy gave",
+}
 GUNFIRE = "gunfire from "
 
 
