@@ -94,7 +94,7 @@ def test_the_deadline_is_set_at_creation_shown_and_changed_by_the_umpire(
 def test_resolve_is_refused_before_the_deadline_and_gives_no_orders_after(
     client: TestClient, clock: Clock
 ) -> None:
-    made, seats = start(client, deadline_minutes=30)
+    _made, seats = start(client, deadline_minutes=30)
     umpire = seats["umpire"]
     assert seats["Blue"].order(1, "command", "Blue cruiser: SPD15").json()["sealed"]
     clock.wait(minutes=29, seconds=30)
@@ -132,7 +132,7 @@ def _record(client: TestClient, umpire: Seat) -> list[dict[str, Any]]:
 
 
 def test_side_credentials_are_refused_on_umpire_routes(client: TestClient) -> None:
-    made, seats = start(client, deadline_minutes=5)
+    _made, seats = start(client, deadline_minutes=5)
     for side in ("Blue", "Red"):
         seat = seats[side]
         for what, body in (
@@ -149,7 +149,7 @@ def test_side_credentials_are_refused_on_umpire_routes(client: TestClient) -> No
 
 
 def test_an_absent_side_handed_to_the_ai_is_played_then_taken_back(client: TestClient) -> None:
-    made, seats = start(client)
+    _made, seats = start(client)
     blue, red, umpire = seats["Blue"], seats["Red"], seats["umpire"]
     assert blue.order(1, "command", "Blue cruiser: SPD15").json()["resolved"] is False
     handed = _post(umpire, "hand-to-ai", {"side": "Red"})
@@ -273,7 +273,9 @@ def test_every_ruleset_has_an_aar(client: TestClient, scenario: str, lacking: se
     else:
         assert given == taken
     lost = sum(v["ships_lost"] for v in report["sides"].values())
-    assert lost == sum(1 for s in report["ships"] if s["fate"] in ("sunk", "sinking", "surrendered"))
+    assert lost == sum(
+        1 for s in report["ships"] if s["fate"] in ("sunk", "sinking", "surrendered")
+    )
 
 
 def test_the_replay_steps_reproduce_the_recorded_game(client: TestClient) -> None:
