@@ -320,3 +320,64 @@ def test_the_lobby_and_clock_keep_each_sides_secrets(client: TestClient) -> None
         for side in list(view["waiting_for"]):
             seats[side].order(view["turn"], view["phase"])
     assert _live(client, game).state.turn > 2
+
+
+def test_the_umpires_table_names_no_seed_before_the_end(client: TestClient) -> None:
+    """The umpire's true table is drawn with the seed left out while the game is on (the seed
+    stays secret from everyone until the battle ends); text drawn as text to look for it."""
+    import matplotlib
+
+    seed = 987654321123
+    _, seats = start(client, seed=seed)
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        svg = seats["umpire"].get("umpire/picture.svg").text
+    assert "turn 1" in svg and "seed secret" in svg and str(seed) not in svg
+
+
+def test_a_database_from_before_clocks_gets_them_on_first_start(db: str, scenario_dir: Any) -> None:
+    """Games stored before the clock tables existed open as before, with no deadline, and the
+    umpire can give them one: the tables are made on the server's first start."""
+    from sqlalchemy import create_engine, text
+
+    from battleline.server.app import create_app
+
+    with TestClient(create_app(db, allow_seed=True, scenario_dir=scenario_dir)) as c:
+        made, seats = start(c)
+    engine = create_engine(db if "://" in db else f"sqlite:///{db}")
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE umpire_actions"))
+        conn.execute(text("DROP TABLE game_clocks"))
+    engine.dispose()
+    with TestClient(create_app(db, allow_seed=True, scenario_dir=scenario_dir)) as c:
+        game = made["game_id"]
+        assert c.get(f"/api/games/{game}/clock").json()["deadline_minutes"] is None
+        umpire = seats["umpire"].token
+        got = c.put(
+            f"/api/games/{game}/deadline",
+            headers={"X-Battleline-Token": umpire},
+            json={"minutes": 5},
+        )
+        assert got.status_code == 200 and got.json()["deadline_minutes"] == 5
+        blue = Seat(c, game, seats["Blue"].token)
+        assert blue.order(1, "command", "Blue cruiser: SPD15").status_code == 200
+
+
+def test_web_new_sets_the_deadline(db: str) -> None:
+    from typer.testing import CliRunner
+
+    from battleline.cli import app
+    from battleline.server.clocks import clock_of
+    from battleline.server.store import GameStore
+
+    out = CliRunner().invoke(app, ["web-new", "cruiser-duel", "--db", db, "--deadline", "45"])
+    assert out.exit_code == 0, out.output
+    assert "deadline: 45 minutes a phase" in out.output and "/umpire#game=" in out.output
+    game = out.output.split()[1].rstrip(":")
+    store = GameStore(db)
+    try:
+        clock = clock_of(store, game)
+        assert clock is not None and clock.deadline_minutes == 45
+    finally:
+        store.close()
+    bad = CliRunner().invoke(app, ["web-new", "cruiser-duel", "--db", db, "--deadline", "0"])
+    assert bad.exit_code != 0 and "--deadline" in bad.output

@@ -8,6 +8,7 @@ ruleset's own umpire picture.
 
 from __future__ import annotations
 
+import copy
 import json
 import tempfile
 from collections import OrderedDict
@@ -130,11 +131,19 @@ class Replays:
 
 
 def umpire_picture(game: Any) -> str | None:
-    """The ruleset's own picture of the true table (every ship where she is), as SVG text."""
+    """The ruleset's own picture of the true table (every ship where she is), as SVG text.
+
+    The seed stays secret until the battle is over, from the umpire too: the picture of a game
+    still on is drawn from a copy of the state that names no seed (its title prints it).
+    """
     from battleline.server.service import _DRAWING
 
+    state = game.state
+    if not game.finished:
+        state = copy.copy(state)
+        object.__setattr__(state, "seed", "secret")
     with _DRAWING, tempfile.TemporaryDirectory() as folder:
-        path = game.ruleset.picture(game.state, str(Path(folder) / "table.svg"))
+        path = game.ruleset.picture(state, str(Path(folder) / "table.svg"))
         if path is None:
             return None
         return Path(path).read_text(encoding="utf-8")

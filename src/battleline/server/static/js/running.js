@@ -307,6 +307,7 @@ async function showLobby(box) {
       if (entry.finished) state = `over: ${entry.result}`;
       else state = `turn ${entry.turn}, ${entry.phase} phase`;
       li.append(el("span", { class: "running-state", text: ` ${state}` }));
+      li.append(el("small", { class: "running-game", text: ` (game ${seat.game})` }));
       if (entry.must_move) li.append(el("strong", { class: "running-move", text: " your move" }));
       if (entry.computer) li.append(el("span", { text: " (the computer plays it)" }));
     } else {
