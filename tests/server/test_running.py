@@ -94,6 +94,8 @@ def test_the_deadline_is_set_at_creation_shown_and_changed_by_the_umpire(
 def test_resolve_is_refused_before_the_deadline_and_gives_no_orders_after(
     client: TestClient, clock: Clock
 ) -> None:
+    """Both sides' orders are sealed before a phase resolves (BF6-GEN-07); once the deadline has
+    passed the umpire seals "no orders" for the absent side and the phase resolves."""
     _made, seats = start(client, deadline_minutes=30)
     umpire = seats["umpire"]
     assert seats["Blue"].order(1, "command", "Blue cruiser: SPD15").json()["sealed"]
