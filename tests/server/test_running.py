@@ -302,9 +302,21 @@ def test_the_replay_steps_reproduce_the_recorded_game(client: TestClient) -> Non
     assert svg.status_code == 200 and "<svg" in svg.text
 
 
-def test_the_lobby_and_clock_keep_each_sides_secrets(client: TestClient) -> None:
+@pytest.fixture
+def unlimited(db: str, scenario_dir: Any) -> Any:
+    """A client without the rate limit (a whole game's scan asks hundreds of times a second)."""
+    from battleline.server.app import create_app
+    from battleline.server.limits import Limits
+
+    app = create_app(db, allow_seed=True, scenario_dir=scenario_dir, limits=Limits.unlimited_rate())
+    with TestClient(app) as c:
+        yield c
+
+
+def test_the_lobby_and_clock_keep_each_sides_secrets(unlimited: TestClient) -> None:
     """Over a whole game the running routes a side may call never show it the enemy's secrets
     (the ruleset's secrecy check, as the conformance suite scans a view)."""
+    client = unlimited
     made, seats = start(client, deadline_minutes=10)
     game = made["game_id"]
     for _ in range(40):
@@ -383,3 +395,21 @@ def test_web_new_sets_the_deadline(db: str) -> None:
         store.close()
     bad = CliRunner().invoke(app, ["web-new", "cruiser-duel", "--db", db, "--deadline", "0"])
     assert bad.exit_code != 0 and "--deadline" in bad.output
+
+
+@pytest.mark.parametrize("scenario", ["cruiser-duel-1d12", "tgd-duel", "dba-tutorial"])
+def test_every_rulesets_replay_is_its_record(unlimited: TestClient, scenario: str) -> None:
+    """The replay of each ruleset steps through its whole event log, phase by phase, and ends
+    on the final state; the picture is the ruleset's own."""
+    made, seats = _play_to_the_end(unlimited, scenario)
+    game = made["game_id"]
+    steps = unlimited.get(f"/api/games/{game}/replay").json()["steps"]
+    events: list[dict[str, Any]] = []
+    for i in range(len(steps)):
+        events += unlimited.get(f"/api/games/{game}/replay", params={"step": i}).json()["events"]
+    umpire = _umpire(seats)
+    assert events == umpire["events"]
+    last = unlimited.get(f"/api/games/{game}/replay", params={"step": len(steps) - 1}).json()
+    assert last["state"]["turn"] == umpire["state"]["turn"] and steps[-1][1] == "end"
+    svg = unlimited.get(f"/api/games/{game}/replay.svg", params={"step": len(steps) // 2})
+    assert svg.status_code == 200 and "<svg" in svg.text
