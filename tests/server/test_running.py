@@ -413,3 +413,23 @@ def test_every_rulesets_replay_is_its_record(unlimited: TestClient, scenario: st
     assert last["state"]["turn"] == umpire["state"]["turn"] and steps[-1][1] == "end"
     svg = unlimited.get(f"/api/games/{game}/replay.svg", params={"step": len(steps) // 2})
     assert svg.status_code == 200 and "<svg" in svg.text
+
+
+def test_an_uploaded_scenario_takes_a_deadline_too(client: TestClient) -> None:
+    from server.test_safety import UPLOADED
+
+    r = client.post(
+        "/api/games/upload",
+        params={"ai": "Red", "deadline_minutes": 90},
+        content=UPLOADED.encode("utf-8"),
+        headers={"Content-Type": "application/toml"},
+    )
+    assert r.status_code == 201, r.text
+    clock = client.get(f"/api/games/{r.json()['game_id']}/clock").json()
+    assert clock["deadline_minutes"] == 90
+    too_long = client.post(
+        "/api/games/upload",
+        params={"deadline_minutes": 10**6},
+        content=UPLOADED.encode("utf-8"),
+    )
+    assert too_long.status_code == 422

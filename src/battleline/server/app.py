@@ -208,6 +208,7 @@ def create_app(
         request: Request,
         ai: Annotated[list[str], Query(max_length=2)] = [],  # noqa: B006
         seed: Annotated[int | None, Query(ge=0, lt=2**62)] = None,
+        deadline_minutes: Annotated[int | None, Query(ge=1)] = None,
     ) -> GameCreated:
         """Start a game from a scenario file sent as the raw body (``--data-binary @x.toml``)."""
         try:
@@ -215,7 +216,7 @@ def create_app(
         except ScenarioInputError as exc:
             raise HTTPException(422, str(exc)) from None
         try:
-            req = NewGame(scenario_text=text, seed=seed, ai=ai)
+            req = NewGame(scenario_text=text, seed=seed, ai=ai, deadline_minutes=deadline_minutes)
         except ValidationError as exc:
             raise HTTPException(422, str(exc.errors()[0]["msg"])) from None
         return await run_in_threadpool(made, req, str(request.base_url))

@@ -11,6 +11,7 @@ let clock = null;
 let timer = null;
 let shownPicture = "";
 let afterShown = false;
+let lastFull = "";
 
 async function call(path, options = {}) {
   const headers = { "X-Battleline-Token": seat.token, ...(options.headers || {}) };
@@ -116,8 +117,11 @@ async function refresh() {
     const info = await call("");
     $("umpire-title").textContent = info.ok ? info.body.title : seat.game;
   }
-  const full = await call("/umpire");
+  // The full picture (every event) only when something changed: it grows with the game.
+  const changed = JSON.stringify([r.turn, r.phase, r.finished, r.sides, r.actions.length]);
+  const full = changed === lastFull ? { ok: false } : await call("/umpire");
   if (full.ok) {
+    lastFull = changed;
     const pending = Object.entries(full.body.pending || {});
     $("umpire-pending").textContent = pending.length
       ? pending.map(([side, lines]) => `${side}:\n  ${lines.join("\n  ") || "(no orders)"}`).join("\n")
@@ -158,6 +162,7 @@ async function open(game, token) {
   seat.token = token.trim();
   afterShown = false;
   shownPicture = "";
+  lastFull = "";
   $("umpire-title").textContent = "";
   if (!(await refresh())) return;
   $("umpire").hidden = false;
