@@ -59,6 +59,10 @@ def test_the_umpire_hands_a_side_to_the_computer(server: str, page: Any) -> None
     expect = sync_api.expect
     made = _new_game(server, [], deadline_minutes=20)
     blue = _claim(server, made, "Blue")
+    red_page = page.context.new_page()
+    red_page.goto(f"{server}/#game={made['game_id']}&invite={made['invites'][1]['invite']}")
+    expect(red_page.locator("#side")).to_have_text("Red")
+    expect(red_page.locator("#running-part .running-clock")).to_contain_text("left")
     page.goto(made["umpire_page"])
     expect(page.locator("#umpire-phase")).to_have_text("command")
     expect(page.locator("#umpire-clock")).to_contain_text("left")
@@ -76,6 +80,9 @@ def test_the_umpire_hands_a_side_to_the_computer(server: str, page: Any) -> None
     assert r.json()["resolved"] is True  # the computer answered for Red
     expect(page.locator("#umpire-phase")).to_have_text("gunnery", timeout=10_000)
     expect(page.locator("#umpire-actions")).to_contain_text("hand-to-ai")
+    # Red's own page keeps its view, and says who gives its orders now.
+    expect(red_page.locator("#phase")).to_have_text("gunnery", timeout=10_000)
+    expect(red_page.locator("#running-part .running-handed")).to_contain_text("to the computer")
     page.get_by_role("button", name="Take Red back").click()
     expect(page.locator("#umpire-message")).to_contain_text("back with its player")
     page.set_viewport_size({"width": 390, "height": 800})  # the umpire's page fits a phone

@@ -161,6 +161,7 @@ def test_an_absent_side_handed_to_the_ai_is_played_then_taken_back(client: TestC
     # Red's credential still reads its view, but gives no orders while the computer plays it.
     assert red.view()["side"] == "Red"
     assert red.order(1, "gunnery").status_code == 409
+    assert client.get(f"/api/games/{red.game}/clock").json()["computer_sides"] == ["Red"]
     # The computer answers each phase Blue seals.
     for phase in ("gunnery", "torpedo", "damage"):
         view = blue.view()

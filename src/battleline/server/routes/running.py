@@ -36,12 +36,13 @@ def _left(seconds: float) -> str:
 
 
 def clock_json(ctx: ServerContext, live: LiveGame) -> dict[str, Any]:
-    """The game's clock as the API shows it (a game without one has no deadline)."""
+    """The game's clock as the API shows it (a game without one has no deadline), and the
+    sides the computer plays (public, as the game link shows them)."""
     clock = clocks.clock_of(ctx.store, live.id)
     turn, phase = adapter.open_phase(live.game)
     over = adapter.finished(live.game)
     if clock is None or (clock.turn, clock.phase) != (turn, phase):
-        return {
+        body: dict[str, Any] = {
             "deadline_minutes": None if clock is None else clock.deadline_minutes,
             "turn": turn,
             "phase": phase,
@@ -50,7 +51,10 @@ def clock_json(ctx: ServerContext, live: LiveGame) -> dict[str, Any]:
             "seconds_left": None,
             "passed": False,
         }
-    return clock.to_dict(ctx.store.now(), over)
+    else:
+        body = clock.to_dict(ctx.store.now(), over)
+    body["computer_sides"] = list(live.ai_sides)
+    return body
 
 
 def _done(live: LiveGame, action: str, no_orders: list[str] | None = None) -> UmpireDone:

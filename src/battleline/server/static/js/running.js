@@ -66,8 +66,9 @@ export function timeLeft(seconds) {
   return `${m} min ${String(sec).padStart(2, "0")} s`;
 }
 
-/** A ticking deadline line for a game's clock into `box` (returns a stop function). */
-export function showClock(box, game) {
+/** A ticking deadline line for a game's clock into `box` (returns a stop function);
+ * `onClock(clock)` sees each clock the server sends. */
+export function showClock(box, game, onClock = () => {}) {
   let left = null;
   let label = "";
   let stopped = false;
@@ -84,6 +85,7 @@ export function showClock(box, game) {
     const got = await getJson(`/api/games/${encodeURIComponent(game)}/clock`);
     if (!got.ok || !got.body) return;
     const c = got.body;
+    onClock(c);
     if (c.seconds_left === null) {
       left = null;
       label = c.deadline_minutes ? "" : "No deadline for this game";
@@ -332,8 +334,17 @@ export function mount(app) {
   const part = app.$("running-part");
   const lobby = app.$("running-lobby");
   const clockLine = el("p", { class: "running-clock", "aria-live": "polite" });
+  const handed = el("p", { class: "running-handed", hidden: "" });
   const after = el("div", { class: "running-after" });
-  if (part) part.append(clockLine, after);
+  if (part) part.append(clockLine, handed, after);
+  const onClock = (c) => {
+    const side = app.latest ? app.latest.side : "";
+    const computer = (c.computer_sides || []).includes(side);
+    handed.hidden = !computer;
+    handed.textContent = computer
+      ? `The umpire has handed ${side} to the computer: it gives your orders until the umpire gives the side back.`
+      : "";
+  };
   let clock = null;
 
   if (lobby && !new URLSearchParams(location.hash.slice(1)).get("game")) showLobby(lobby);
@@ -349,7 +360,7 @@ export function mount(app) {
     });
     if (part) part.hidden = false;
     if (clock) clock.stop();
-    clock = app.latest && app.latest.result !== null ? null : showClock(clockLine, seat.game);
+    clock = app.latest && app.latest.result !== null ? null : showClock(clockLine, seat.game, onClock);
   });
   app.on("phase", ({ result }) => {
     if (clock) clock.reload();
