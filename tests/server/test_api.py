@@ -298,12 +298,14 @@ def test_the_schema_compiles_for_postgresql() -> None:
     assert set(names) == {
         "games",
         "scenario_texts",
+        "game_clocks",
         "invites",
         "orders",
         "sealed",
         "tokens",
         "chat",
         "presence",
+        "umpire_actions",
     }
     ddl = "\n".join(str(CreateTable(t).compile(dialect=postgresql.dialect())) for t in tables)
     assert "seed BIGINT" in ddl and "FOREIGN KEY(game_id) REFERENCES games (id)" in ddl

@@ -167,7 +167,12 @@ def create_app(
         seed = req.seed if req.seed is not None else secrets.randbelow(2**62)
         try:
             live, seats = create_game(
-                store, seed, req.ai, scenario=req.scenario, text=req.scenario_text
+                store,
+                seed,
+                req.ai,
+                scenario=req.scenario,
+                text=req.scenario_text,
+                deadline_minutes=req.deadline_minutes,
             )
         except BattlelineError as exc:
             raise HTTPException(422, str(exc)) from None
@@ -190,6 +195,7 @@ def create_app(
             invites=invites,
             umpire_token=seats.umpire,
             umpire_url=f"{base}api/games/{live.id}/umpire?token={seats.umpire}",
+            umpire_page=f"{base}umpire#game={live.id}&token={seats.umpire}",
         )
 
     @app.post("/api/games", status_code=201, responses=errors)
@@ -202,6 +208,7 @@ def create_app(
         request: Request,
         ai: Annotated[list[str], Query(max_length=2)] = [],  # noqa: B006
         seed: Annotated[int | None, Query(ge=0, lt=2**62)] = None,
+        deadline_minutes: Annotated[int | None, Query(ge=1)] = None,
     ) -> GameCreated:
         """Start a game from a scenario file sent as the raw body (``--data-binary @x.toml``)."""
         try:
@@ -209,7 +216,7 @@ def create_app(
         except ScenarioInputError as exc:
             raise HTTPException(422, str(exc)) from None
         try:
-            req = NewGame(scenario_text=text, seed=seed, ai=ai)
+            req = NewGame(scenario_text=text, seed=seed, ai=ai, deadline_minutes=deadline_minutes)
         except ValidationError as exc:
             raise HTTPException(422, str(exc.errors()[0]["msg"])) from None
         return await run_in_threadpool(made, req, str(request.base_url))
@@ -292,6 +299,8 @@ def create_app(
         side = side_of(game_id, token)
         with opened(game_id) as live:
             checked_phase(live, req)
+            if side in live.ai_sides:  # handed to the AI by the umpire (routes/running.py)
+                raise HTTPException(409, f"token: the umpire has handed {side} to the computer")
             game = live.game
             try:
                 adapter.submit(game, side, req.lines, req.turn, req.phase)

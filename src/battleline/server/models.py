@@ -9,6 +9,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from battleline.server.clocks import MAX_DEADLINE_MINUTES
 from battleline.server.scenarios import MAX_SCENARIO_BYTES
 
 #: Short help for the order box, by phase name (the grammar itself lives in the rules modules).
@@ -58,6 +59,8 @@ class NewGame(_In):
     scenario_text: str | None = Field(default=None, max_length=MAX_SCENARIO_BYTES)
     seed: int | None = Field(default=None, ge=0, lt=2**62)
     ai: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list, max_length=2)
+    #: Minutes each phase stays open before the umpire may resolve it (none if left out).
+    deadline_minutes: int | None = Field(default=None, ge=1, le=MAX_DEADLINE_MINUTES)
 
 
 class Invite(BaseModel):
@@ -82,6 +85,7 @@ class GameCreated(BaseModel):
     invites: list[Invite]
     umpire_token: str
     umpire_url: str
+    umpire_page: str = ""  # the umpire's page (deadlines, resolve, hand a side to the AI)
 
 
 class ClaimIn(_In):

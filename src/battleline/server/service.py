@@ -26,13 +26,15 @@ def create_game(
     *,
     scenario: str | None = None,
     text: str | None = None,
+    deadline_minutes: int | None = None,
 ) -> tuple[LiveGame, NewSeats]:
     """Start and store a game of a built-in id (``scenario``) or of uploaded TOML (``text``).
 
     Returns the live game and its new credentials. Raises :class:`ScenarioInputError` for a name
     that is not built-in or text that is not a valid scenario, :class:`UnknownNameError` for an
     unknown AI side and :class:`IllegalOrderError` when no side is left to a human. No path a
-    caller gives is ever opened.
+    caller gives is ever opened. ``deadline_minutes`` is the time each phase is open before the
+    umpire may resolve it (none if not given).
     """
     if (scenario is None) == (text is None):
         raise ScenarioInputError(
@@ -43,7 +45,7 @@ def create_game(
     if text is None:
         assert scenario is not None
         ref = builtin(scenario)
-        return _stored(store, adapter.start(ref, seed), ref, ai_sides, None)
+        return _stored(store, adapter.start(ref, seed), ref, ai_sides, None, deadline_minutes)
     ref = validate(text).ref
     path = store.scenario_path(ref, text)
     try:
@@ -52,14 +54,19 @@ def create_game(
             game = adapter.start(path, seed)
         except BattlelineError as exc:
             raise ScenarioInputError(str(exc).replace(path, "scenario_text")) from None
-        return _stored(store, game, ref, ai_sides, text)
+        return _stored(store, game, ref, ai_sides, text, deadline_minutes)
     except BaseException:
         store.discard_copy(ref)  # no game holds this text: leave no file behind
         raise
 
 
 def _stored(
-    store: GameStore, game: adapter.Game, ref: str, ai_sides: Sequence[str], text: str | None
+    store: GameStore,
+    game: adapter.Game,
+    ref: str,
+    ai_sides: Sequence[str],
+    text: str | None,
+    deadline_minutes: int | None = None,
 ) -> tuple[LiveGame, NewSeats]:
     """Check the AI sides, store the new game, let the AI give its first orders, save."""
     sides = adapter.sides(game)
@@ -71,7 +78,9 @@ def _stored(
             "ai: at least one side must be played by a human (use `battleline demo` to watch "
             "two admirals)"
         )
-    live, seats = store.add(game, ref, tuple(s for s in sides if s in ai_sides), text)
+    live, seats = store.add(
+        game, ref, tuple(s for s in sides if s in ai_sides), text, deadline_minutes
+    )
     advance_ai(live)
     store.save(live)
     return live, seats

@@ -37,7 +37,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from battleline.errors import BattlelineError, UnknownNameError
-from battleline.server import adapter
+from battleline.server import adapter, clocks
 from battleline.server.scenarios import (
     UPLOAD_PREFIX,
     ScenarioInputError,
@@ -160,10 +160,15 @@ class GameStore:
         self._writer = threading.Lock()
         self._locks: dict[str, threading.RLock] = {}
         self.retries = 0  # writes tried again after a busy or locked answer (for the load test)
+        self.now: Callable[[], datetime] = _now  # the clock of phase deadlines (tests set it)
 
     def close(self) -> None:
         """Release the database connections."""
         self.engine.dispose()
+
+    def write(self, work: Callable[[Session], T]) -> T:
+        """Run ``work`` in one committed transaction (for the route modules' own tables)."""
+        return self._write(work)
 
     def _write(self, work: Callable[[Session], T]) -> T:
         """Run ``work`` in one committed transaction, retrying when the database is busy."""
@@ -220,13 +225,15 @@ class GameStore:
         ref: str,
         ai_sides: Sequence[str],
         text: str | None = None,
+        deadline_minutes: int | None = None,
     ) -> tuple[LiveGame, NewSeats]:
-        """Store a new game (and its uploaded text); return it live and its new credentials."""
+        """Store a new game (and its uploaded text, its turn deadline); return it live and its
+        new credentials."""
         game_id = secrets.token_hex(8)
         humans = [s for s in adapter.sides(game) if s not in ai_sides]
         seats = NewSeats({side: new_token() for side in humans}, new_token())
         st = game.state
-        now = _now()
+        now = self.now()
 
         def work(session: Session) -> None:
             if text is not None:
@@ -251,6 +258,8 @@ class GameStore:
             for side, token in seats.invites.items():
                 session.add(InviteRow(digest=digest(token), game_id=game_id, side=side))
             session.add(TokenRow(digest=digest(seats.umpire), game_id=game_id, role=UMPIRE))
+            turn, phase = adapter.open_phase(game)
+            clocks.start_clock(session, game_id, deadline_minutes, turn, phase, now)
 
         self._write(work)
         live = LiveGame(game_id, ref, game, tuple(ai_sides), 0, 0, self._lock_of(game_id))
@@ -371,6 +380,7 @@ class GameStore:
         pending = {} if over else adapter.sealed(game)
         turn, phase = adapter.open_phase(game)
         state_digest = adapter.portable_hash(game, live.ref)
+        now = self.now()
 
         def work(session: Session) -> None:
             done = session.execute(
@@ -407,6 +417,7 @@ class GameStore:
                         lines=json.dumps(list(texts)),
                     )
                 )
+            clocks.phase_open(session, live.id, turn, phase, now)
 
         try:
             self._write(work)

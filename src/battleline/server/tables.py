@@ -107,3 +107,30 @@ class PresenceRow(Base):
     game_id: Mapped[str] = mapped_column(String(32), index=True)
     role: Mapped[str] = mapped_column(String(200))
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ClockRow(Base):
+    """A game's turn deadline and when its open phase opened (added by the running part;
+    ``create_all`` makes it in an older database, whose games simply have no deadline)."""
+
+    __tablename__ = "game_clocks"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    deadline_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    turn: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(50))
+    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class UmpireActionRow(Base):
+    """What the umpire did to a game, in order (the orders it caused are in ``orders``)."""
+
+    __tablename__ = "umpire_actions"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    action: Mapped[str] = mapped_column(String(40))
+    turn: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(50))
+    detail: Mapped[str] = mapped_column(Text, default="")

@@ -14,6 +14,9 @@ import typer
 
 from battleline.errors import BattlelineError
 
+#: The longest ``--deadline`` (four weeks; the server's own limit).
+MAX_DEADLINE_MINUTES = 4 * 7 * 24 * 60
+
 
 def need_web_extra() -> None:
     """Refuse with one clear line when the optional web packages are not installed."""
@@ -25,12 +28,18 @@ def need_web_extra() -> None:
 
 
 def web_new(
-    scenario: str, db: str | None, seed: int | None, ai: list[str], base_url: str
+    scenario: str,
+    db: str | None,
+    seed: int | None,
+    ai: list[str],
+    base_url: str,
+    deadline: int | None = None,
 ) -> list[str]:
     """Start a game in the database ``db``; return the lines to print (id, invites, links).
 
     ``scenario`` is a built-in id or a scenario file on this machine; a file's text is stored
-    with the game, so the game never needs the file again.
+    with the game, so the game never needs the file again. ``deadline``: minutes each phase is
+    open before the umpire may resolve it.
     """
     need_web_extra()
     from pathlib import Path
@@ -48,7 +57,14 @@ def web_new(
     store = GameStore(db)
     try:
         chosen = seed if seed is not None else secrets.randbelow(2**62)
-        live, seats = create_game(store, chosen, ai, scenario=None if text else scenario, text=text)
+        live, seats = create_game(
+            store,
+            chosen,
+            ai,
+            scenario=None if text else scenario,
+            text=text,
+            deadline_minutes=deadline,
+        )
     finally:
         store.close()
     base = base_url.rstrip("/") + "/"
@@ -60,7 +76,10 @@ def web_new(
             lines.append(f"    claim: {base}#game={live.id}&invite={seats.invites[side]}")
         else:
             lines.append(f"  {side}: played by the computer")
+    if deadline is not None:
+        lines.append(f"  deadline: {deadline} minutes a phase")
     lines.append(f"  umpire: token {seats.umpire}")
+    lines.append(f"    page: {base}umpire#game={live.id}&token={seats.umpire}")
     lines.append(f"    view: {base}api/games/{live.id}/umpire?token={seats.umpire}")
     return lines
 
@@ -103,11 +122,19 @@ def register(app: typer.Typer) -> None:
         base_url: str = typer.Option(
             "http://127.0.0.1:8000/", "--url", help="the server's address, for the join links"
         ),
+        deadline: int | None = typer.Option(
+            None,
+            "--deadline",
+            min=1,
+            max=MAX_DEADLINE_MINUTES,
+            metavar="MINUTES",
+            help="minutes each phase is open before the umpire may resolve it",
+        ),
     ) -> None:
         """Start a web game and print its id, join links and tokens."""
         from battleline.cli.common import clear_errors, parse_seed
 
         with clear_errors():
             the_seed = None if seed is None else parse_seed(seed)
-        for line in web_new(scenario, db, the_seed, ai, base_url):
+        for line in web_new(scenario, db, the_seed, ai, base_url, deadline):
             typer.echo(line)
