@@ -11,12 +11,15 @@ saved game from its record.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from battleline.engine.events import EventLog
 from battleline.engine.flow import Game
 from battleline.engine.record import GameRecord, Replayed, replay_with
 from battleline.engine.state import EngineState, state_hash
+from battleline.errors import BattlelineError
 from battleline.rulesets import get_ruleset, ruleset_of_scenario
 
 AnyGame = Game[Any, Any]
@@ -54,3 +57,70 @@ def verify(record: GameRecord) -> tuple[bool, EngineState]:
     """Replay and compare the final state hash with the stored one."""
     game = replay_game(record)
     return state_hash(game.state) == record.final_hash, game.state
+
+
+@dataclass(frozen=True, slots=True)
+class OrderProblem:
+    """One refusal of a set of order lines: ``line`` is the index of the line it belongs to
+    (``None`` for a problem of the set as a whole), ``message`` the engine's reason."""
+
+    line: int | None
+    message: str
+
+
+def order_problems(
+    game: Game[Any, Any],
+    side: str,
+    lines: Sequence[str],
+    *,
+    turn: int | None = None,
+    phase: str | None = None,
+) -> list[OrderProblem]:
+    """Every problem with a side's order lines, not just the first: each line checked on its
+    own, then the lines that pass together. A problem of the set (two lines that clash: one
+    mounting over-allocated across targets, a second estimate) goes to the first line whose
+    addition makes the set fail; that line is set aside and the rest checked again, so every
+    clash is named. A stale phase or a finished game is one problem of the whole set."""
+    try:
+        game.check(side, [], turn=turn, phase=phase)
+    except BattlelineError as exc:
+        if not lines or "stale" in str(exc) or game.finished:
+            return [OrderProblem(None, str(exc))]
+    out: list[OrderProblem] = []
+    good: list[int] = []
+    for i, line in enumerate(lines):
+        try:
+            game.check(side, [line], turn=turn, phase=phase)
+        except BattlelineError as exc:
+            out.append(OrderProblem(i, str(exc)))
+        else:
+            good.append(i)
+    while good:
+        try:
+            game.check(side, [lines[i] for i in good], turn=turn, phase=phase)
+        except BattlelineError as exc:
+            culprit = _first_failing(game, side, lines, good, turn, phase)
+            out.append(OrderProblem(culprit, str(exc)))
+            if culprit is None:
+                break
+            good.remove(culprit)
+            continue
+        break
+    return sorted(out, key=lambda p: (p.line is None, p.line or 0))
+
+
+def _first_failing(
+    game: Game[Any, Any],
+    side: str,
+    lines: Sequence[str],
+    good: Sequence[int],
+    turn: int | None,
+    phase: str | None,
+) -> int | None:
+    """The first of ``good`` whose addition to the lines before it makes the check fail."""
+    for k in range(2, len(good) + 1):
+        try:
+            game.check(side, [lines[i] for i in good[:k]], turn=turn, phase=phase)
+        except BattlelineError:
+            return good[k - 1]
+    return None

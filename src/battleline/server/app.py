@@ -37,7 +37,7 @@ from battleline.errors import (
     OrderSyntaxError,
     UnknownNameError,
 )
-from battleline.server import adapter
+from battleline.server import adapter, adapter_forms
 from battleline.server.context import ERRORS, GameId, ServerContext, Token
 from battleline.server.limits import Guard, Limits
 from battleline.server.models import (
@@ -274,8 +274,17 @@ def create_app(
                 f"{turn} {phase}",
             )
 
+    def refused(live: LiveGame, side: str, req: OrdersIn, exc: Exception) -> JSONResponse:
+        """422 with every problem of the orders, each with its line and form field; ``detail``
+        joins them (for clients that read one message)."""
+        found = adapter_forms.problems(
+            live.game, side, req.lines, req.turn, req.phase, req.fields
+        ) or [{"line": None, "field": None, "message": str(exc)}]
+        detail = "; ".join(p["message"] for p in found)
+        return JSONResponse({"detail": detail, "problems": found}, status_code=422)
+
     @app.post("/api/games/{game_id}/check", responses=errors)
-    def check(game_id: GameId, req: OrdersIn, token: Token) -> CheckOut:
+    def check(game_id: GameId, req: OrdersIn, token: Token) -> CheckOut | JSONResponse:
         """Check orders for the open phase without sealing them."""
         side = side_of(game_id, token)
         with opened(game_id) as live:
@@ -283,11 +292,11 @@ def create_app(
             try:
                 adapter.check(live.game, side, req.lines, req.turn, req.phase)
             except (OrderSyntaxError, IllegalOrderError, UnknownNameError) as exc:
-                raise HTTPException(422, str(exc)) from None
+                return refused(live, side, req, exc)
         return CheckOut(ok=True)
 
     @app.post("/api/games/{game_id}/orders", responses=errors)
-    def orders(game_id: GameId, req: OrdersIn, token: Token) -> OrdersOut:
+    def orders(game_id: GameId, req: OrdersIn, token: Token) -> OrdersOut | JSONResponse:
         """Seal the side's orders, committed before the answer; the AI answers, it resolves."""
         side = side_of(game_id, token)
         with opened(game_id) as live:
@@ -296,7 +305,7 @@ def create_app(
             try:
                 adapter.submit(game, side, req.lines, req.turn, req.phase)
             except (OrderSyntaxError, IllegalOrderError, UnknownNameError) as exc:
-                raise HTTPException(422, str(exc)) from None  # nothing was sealed
+                return refused(live, side, req, exc)  # nothing was sealed
             failure: str | None = None
             try:
                 advance_ai(live)
