@@ -79,6 +79,14 @@ STATIC = Path(__file__).parent / "static"
 EVENTS_HEADER = "X-Battleline-Events"
 
 
+class OrdersRefused(Exception):
+    """Orders the engine refused, with every problem (``adapter_forms.problems``)."""
+
+    def __init__(self, problems: list[dict[str, Any]]) -> None:
+        super().__init__(problems[0]["message"] if problems else "refused")
+        self.problems = problems
+
+
 def _where(loc: Sequence[Any]) -> str:
     parts = [str(p) for p in loc if p not in ("body", "query", "header", "path")]
     return ".".join(parts) or "body"
@@ -274,17 +282,21 @@ def create_app(
                 f"{turn} {phase}",
             )
 
-    def refused(live: LiveGame, side: str, req: OrdersIn, exc: Exception) -> JSONResponse:
-        """422 with every problem of the orders, each with its line and form field; ``detail``
-        joins them (for clients that read one message)."""
+    def refused(live: LiveGame, side: str, req: OrdersIn, exc: Exception) -> OrdersRefused:
+        """Every problem of refused orders, each with its line and form field."""
         found = adapter_forms.problems(
             live.game, side, req.lines, req.turn, req.phase, req.fields
         ) or [{"line": None, "field": None, "message": str(exc)}]
-        detail = "; ".join(p["message"] for p in found)
-        return JSONResponse({"detail": detail, "problems": found}, status_code=422)
+        return OrdersRefused(found)
+
+    @app.exception_handler(OrdersRefused)
+    async def orders_refused(_r: Request, exc: OrdersRefused) -> JSONResponse:
+        """422 listing every problem; ``detail`` joins them (for clients reading one line)."""
+        detail = "; ".join(p["message"] for p in exc.problems)
+        return JSONResponse({"detail": detail, "problems": exc.problems}, status_code=422)
 
     @app.post("/api/games/{game_id}/check", responses=errors)
-    def check(game_id: GameId, req: OrdersIn, token: Token) -> CheckOut | JSONResponse:
+    def check(game_id: GameId, req: OrdersIn, token: Token) -> CheckOut:
         """Check orders for the open phase without sealing them."""
         side = side_of(game_id, token)
         with opened(game_id) as live:
@@ -292,11 +304,11 @@ def create_app(
             try:
                 adapter.check(live.game, side, req.lines, req.turn, req.phase)
             except (OrderSyntaxError, IllegalOrderError, UnknownNameError) as exc:
-                return refused(live, side, req, exc)
+                raise refused(live, side, req, exc) from None
         return CheckOut(ok=True)
 
     @app.post("/api/games/{game_id}/orders", responses=errors)
-    def orders(game_id: GameId, req: OrdersIn, token: Token) -> OrdersOut | JSONResponse:
+    def orders(game_id: GameId, req: OrdersIn, token: Token) -> OrdersOut:
         """Seal the side's orders, committed before the answer; the AI answers, it resolves."""
         side = side_of(game_id, token)
         with opened(game_id) as live:
@@ -305,7 +317,7 @@ def create_app(
             try:
                 adapter.submit(game, side, req.lines, req.turn, req.phase)
             except (OrderSyntaxError, IllegalOrderError, UnknownNameError) as exc:
-                return refused(live, side, req, exc)  # nothing was sealed
+                raise refused(live, side, req, exc) from None  # nothing was sealed
             failure: str | None = None
             try:
                 advance_ai(live)

@@ -30,7 +30,7 @@ from battleline.rulesets.bf1900.gunnery_checks import rounds_per_gun, salvos_per
 from battleline.rulesets.bf1900.movement import allowance_at
 from battleline.rulesets.bf1900.notation import FleetMessage
 from battleline.rulesets.bf1900.observation import Contact
-from battleline.rulesets.bf1900.scales import Scale, get_scale
+from battleline.rulesets.bf1900.scales import BRACKETS, Scale, get_scale
 from battleline.rulesets.bf1900.scenario import get_scenario
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, GunClass, Mounting
 from battleline.rulesets.bf1900.shiplog import ShipLog
@@ -38,8 +38,6 @@ from battleline.rulesets.bf1900.table import funnel_point
 from battleline.rulesets.bf1900.web_compose import Composed, compose, field_of
 
 Form = dict[str, Any]
-#: Brackets within which a ROF 2 gun fires twice (BF6-ROF-04/05).
-NEAR_BRACKETS = 2
 
 
 def form_data(game: Any, side: str) -> Form | None:
@@ -189,14 +187,28 @@ def _mounting(log: ShipLog, m: Mounting) -> Form:
 
 
 def _rounds(m: Mounting, guns: int, bracket: int, loading: bool) -> list[int]:
-    """The rounds one mounting may send at one target in ``bracket``: whole salvos of a
-    lettered position (BF6-ROF-06), any count from single battery guns (BF6-ROF-07)."""
-    if loading or guns == 0:
+    """The rounds one mounting may send at one target in ``bracket``: none where it cannot
+    reach (penetration '-', BF6-GUN-04), whole salvos of a lettered position (BF6-ROF-06), any
+    count from single battery guns (BF6-ROF-07); ROF 2 fires twice only in brackets 1–2."""
+    if loading or guns == 0 or m.penetration[bracket - 1] is None:
         return []
     per_gun = rounds_per_gun(m, bracket)
     if m.is_lettered:
         return [guns * k for k in range(1, per_gun + 1)]
     return list(range(1, guns * per_gun + 1))
+
+
+def rounds_by_bracket(m: Mounting, guns: int, loading: bool, scale: Scale) -> list[Form]:
+    """The rounds a mounting may send, by the bracket the estimate falls in: ``upto_m`` is each
+    bracket's far edge (the last one the maximum range)."""
+    return [
+        {
+            "upto_m": min(b * scale.bracket_m, scale.max_range_m),
+            "choices": _rounds(m, guns, b, loading),
+        }
+        for b in range(1, BRACKETS + 1)
+        if (b - 1) * scale.bracket_m < scale.max_range_m
+    ]
 
 
 def bearing_on(log: ShipLog, pose: Any, contact: Contact, scale: Scale) -> dict[str, int]:
@@ -233,7 +245,6 @@ def _why_silent(log: ShipLog) -> str | None:
 
 def _gunnery(game: Any, side: str, view: Any) -> Form:
     scale = get_scale(view.scale)
-    near_m = scale.bracket_m * NEAR_BRACKETS
     ships = []
     for own in view.own:
         log = own.log
@@ -252,8 +263,7 @@ def _gunnery(game: Any, side: str, view: Any) -> Form:
                         {
                             "key": k,
                             "guns": n,
-                            "rounds_near": _rounds(mounts[k], n, 1, shown[k]["loading"]),
-                            "rounds_far": _rounds(mounts[k], n, 3, shown[k]["loading"]),
+                            "rounds": rounds_by_bracket(mounts[k], n, False, scale),
                         }
                         for k, n in bears.items()
                         if not shown[k]["loading"]
@@ -272,7 +282,7 @@ def _gunnery(game: Any, side: str, view: Any) -> Form:
     return {
         "ships": ships,
         "ammo": [{"value": "HE", "label": "HE"}, {"value": "AP", "label": "AP"}],
-        "near_upto_m": near_m,
+        "bracket_m": scale.bracket_m,
         "max_range_m": scale.max_range_m,
     }
 
@@ -412,4 +422,4 @@ _BUILDERS: dict[str, Callable[[Any, str, Any], Form]] = {
     "damage": _damage,
 }
 
-__all__ = ["Composed", "bearing_on", "compose", "field_of", "form_data", "speed_range"]
+__all__ = ["Composed", "bearing_on", "compose", "field_of", "form_data", "rounds_by_bracket", "speed_range"]

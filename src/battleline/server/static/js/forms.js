@@ -1,4 +1,402 @@
-// The page's forms part (filled in by its own change).
+// The page's order forms: one form per phase, built from the data the server's ruleset gives
+// (GET /forms). The form holds no rules and no notation grammar: the server writes the notation
+// (POST /compose, shown live under the form), checks it (POST /check) and seals it (POST /orders),
+// and answers every problem at once, each with the field it belongs to. The notation box of the
+// #orders section stays for editing the text by hand, and for phases without a form.
+
+const COMPOSE_MS = 250;
+let app = null;
+let root = null;
+let data = null; // the last GET /forms answer
+let composed = { lines: [], fields: [] };
+let timer = null;
+let serial = 0;
+
+const el = (tag, attrs = {}, ...kids) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "text") node.textContent = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids) if (kid) node.append(kid);
+  return node;
+};
+const uid = () => `forms-${++serial}`;
+
+/** A labelled control; `field` names the form field its problems are shown next to. */
+function labelled(text, control, field) {
+  control.id = control.id || uid();
+  const wrap = el("div", { class: "forms-row", dataset: field ? { field } : {} });
+  wrap.append(el("label", { for: control.id, text }), control);
+  if (field) wrap.append(problemSlot(field));
+  return wrap;
+}
+
+function problemSlot(field) {
+  return el("span", { class: "forms-problem", role: "alert", dataset: { problemFor: field } });
+}
+
+function select(options, value, data = {}) {
+  const s = el("select", { dataset: data });
+  for (const [v, text] of options) {
+    const o = el("option", { value: v, text });
+    if (String(v) === String(value ?? "")) o.selected = true;
+    s.append(o);
+  }
+  return s;
+}
+
+// -- the forms of each phase ----------------------------------------------------------------
+
+function commandForm(form) {
+  const out = [];
+  for (const d of form.divisions) {
+    const base = `command/${d.name}`;
+    const box = el("fieldset", { class: "forms-unit", dataset: { division: d.name, field: base } });
+    box.append(el("legend", { text: `${d.name} (flagship ${d.flagship}, ${d.formation})` }));
+    box.append(problemSlot(base));
+    if (d.must_turn_out) {
+      box.append(el("p", { class: "forms-note", text: `${d.flagship} has just dropped out: order a turn out of the line.` }));
+    }
+    const speeds = [["", `keep last turn's (${d.speed.last} kn)`], ...d.speed.choices.map((k) => [k, `${k} kn`])];
+    box.append(labelled(`Speed (${d.speed.min}–${d.speed.max} kn this turn)`, select(speeds, "", { role: "speed" }), `${base}/speed`));
+    const turns = el("div", { class: "forms-turns", dataset: { role: "turns" } });
+    box.append(turns);
+    const add = el("button", { type: "button", class: "forms-add", text: "Add a turn" });
+    add.addEventListener("click", () => {
+      turns.append(turnRow(form, base, turns.children.length));
+      changed();
+    });
+    box.append(add);
+    const stop = el("input", { type: "checkbox", dataset: { role: "stop" } });
+    box.append(labelled("Stop after the minimum move", stop, `${base}/stop`));
+    if (d.drop_out.length) {
+      const ship = select([["", "none"], ...d.drop_out.map((s) => [s, s])], "", { role: "drop" });
+      const side = select([["", "starboard (default)"], ...form.turn_sides.map((s) => [s.side, s.label])], "", { role: "drop-side" });
+      box.append(labelled("Drop out of the line", ship, `${base}/drop`), labelled("turning to", side));
+    }
+    if (d.flag_to.length) {
+      const ship = select([["", "none"], ...d.flag_to.map((s) => [s, s])], "", { role: "flag" });
+      box.append(labelled("Transfer the flag to", ship, `${base}/flag`));
+    }
+    const sig = select([["", "none"], ...form.signals.map((s) => [s.message, s.label])], "", { role: "signal" });
+    const sigSide = select(form.turn_sides.map((s) => [s.side, s.label]), "S", { role: "signal-side" });
+    const sideRow = labelled("to", sigSide);
+    sideRow.hidden = true;
+    sig.addEventListener("change", () => {
+      const chosen = form.signals.find((s) => s.message === sig.value);
+      sideRow.hidden = !(chosen && chosen.needs_side);
+    });
+    box.append(labelled("Fleet signal", sig, `${base}/signal`), sideRow);
+    out.push(box);
+  }
+  return out;
+}
+
+function turnRow(form, base, i) {
+  const field = `${base}/turn/${i}`;
+  const row = el("fieldset", { class: "forms-turn", dataset: { field } });
+  row.append(el("legend", { text: `Turn ${i + 1}` }));
+  const mode = select(form.turn_modes.map((m) => [m.mode, m.label]), "TS", { role: "mode" });
+  const deg = el("input", { type: "number", min: 1, max: form.max_turn_deg, step: 1, inputmode: "numeric", dataset: { role: "degrees" } });
+  const side = select(form.turn_sides.map((s) => [s.side, s.label]), "S", { role: "side" });
+  const drop = el("button", { type: "button", class: "forms-remove", text: "Remove" });
+  drop.addEventListener("click", () => {
+    row.remove();
+    changed();
+  });
+  row.append(labelled("Turn", mode), labelled("degrees", deg), labelled("to", side), drop, problemSlot(field));
+  return row;
+}
+
+function gunneryForm(form) {
+  const out = [];
+  for (const ship of form.ships) {
+    const box = el("fieldset", { class: "forms-unit", dataset: { ship: ship.name } });
+    box.append(el("legend", { text: `${ship.name} (${ship.cls})` }));
+    const guns = ship.mountings.map(
+      (m) => `${m.key}: ${m.in_action}/${m.guns}×${m.calibre_cm} cm, ROF ${m.rof}${m.loading ? " (loading)" : ""}`,
+    );
+    box.append(el("p", { class: "forms-note", text: guns.join("; ") }));
+    if (ship.silent) {
+      box.append(el("p", { class: "forms-note", text: `Does not fire: ${ship.silent}.` }));
+    } else if (!ship.targets.length) {
+      box.append(el("p", { class: "forms-note", text: "No enemy ship in sight." }));
+    }
+    for (const t of ship.targets) box.append(targetBox(form, ship, t));
+    out.push(box);
+  }
+  return out;
+}
+
+function targetBox(form, ship, t) {
+  const base = `gunnery/${ship.name}/${t.name}`;
+  const box = el("fieldset", { class: "forms-target", dataset: { target: t.name, field: base } });
+  box.append(el("legend", { text: `at ${t.name} (${t.cls}, ${t.type})` }), problemSlot(base));
+  if (!t.mounts.length) {
+    box.append(el("p", { class: "forms-note", text: "No gun bears." }));
+    return box;
+  }
+  const est = el("input", { type: "number", min: 1, step: 50, inputmode: "numeric", dataset: { role: "estimate" } });
+  box.append(labelled("Range estimate (m)", est, `${base}/estimate`));
+  const ammo = el("div", { class: "forms-radios", role: "radiogroup", "aria-label": "ammunition" });
+  const group = uid();
+  for (const a of form.ammo) {
+    const r = el("input", { type: "radio", name: group, value: a.value, checked: a.value === "HE", dataset: { role: "ammo" } });
+    r.id = uid();
+    ammo.append(r, el("label", { for: r.id, text: a.label }));
+  }
+  box.append(ammo);
+  const rounds = [];
+  for (const m of t.mounts) {
+    const s = select([[0, "0"]], 0, { role: "rounds", mount: m.key });
+    rounds.push([s, m]);
+    box.append(labelled(`${m.key} (${m.guns} bearing) rounds`, s, `${base}/rounds/${m.key}`));
+  }
+  const fill = () => {
+    // The choices of the bracket the estimate falls in (the first while none is given).
+    const e = Number(est.value) || 0;
+    for (const [s, m] of rounds) {
+      const keep = Number(s.value);
+      const row = m.rounds.find((r) => e <= r.upto_m) || { choices: [] };
+      s.replaceChildren(el("option", { value: 0, text: "0" }), ...row.choices.map((n) => el("option", { value: n, text: String(n) })));
+      s.value = String(row.choices.includes(keep) ? keep : 0);
+    }
+  };
+  est.addEventListener("input", fill);
+  fill();
+  return box;
+}
+
+function torpedoForm(form) {
+  const out = [];
+  for (const ship of form.ships) {
+    const box = el("fieldset", { class: "forms-unit", dataset: { ship: ship.name } });
+    box.append(el("legend", { text: `${ship.name} (${ship.cls})` }));
+    for (const m of ship.mounts) {
+      const field = `torpedo/${ship.name}/${m.key}`;
+      const arcs = m.arcs.map(([a, b]) => `${a}°–${b}°`).join(", ");
+      const row = el("fieldset", { class: "forms-target", dataset: { mount: m.key, field } });
+      row.append(el("legend", { text: `${m.key} tubes (${m.position}): ${m.left} left, arcs ${arcs}, range ${m.range_m} m` }));
+      const names = form.targets.map((n) => [n, m.targets.includes(n) ? `${n} (in arc)` : n]);
+      const target = select([["", "no launch"], ...names], "", { role: "target" });
+      const counts = Array.from({ length: m.most }, (_, i) => [i + 1, String(i + 1)]);
+      const count = select(counts, 1, { role: "count" });
+      row.append(labelled("Launch at", target, field), labelled("torpedoes", count));
+      box.append(row);
+    }
+    out.push(box);
+  }
+  return out;
+}
+
+function damageForm(form) {
+  const out = [];
+  for (const ship of form.ships) {
+    const base = `damage/${ship.name}`;
+    const box = el("fieldset", { class: "forms-unit", dataset: { ship: ship.name, field: base } });
+    box.append(el("legend", { text: `${ship.name} (${ship.cls}): ${ship.dice} damage-control dice` }), problemSlot(base));
+    for (const d of ship.offered) {
+      const counts = Array.from({ length: d.most + 1 }, (_, i) => [i, String(i)]);
+      const s = select(counts, 0, { role: "declare", code: d.code });
+      box.append(labelled(`${d.label} (${d.code}), dice`, s, `${base}/${d.code}`));
+    }
+    out.push(box);
+  }
+  return out;
+}
+
+const BUILD = { command: commandForm, gunnery: gunneryForm, torpedo: torpedoForm, damage: damageForm };
+
+// -- reading the filled form -----------------------------------------------------------------
+
+const pick = (node, role) => node.querySelector(`[data-role="${role}"]`);
+
+function filled() {
+  const kind = data && data.form && data.form.kind;
+  const units = [...root.querySelectorAll(".forms-unit")];
+  if (kind === "command") {
+    const divisions = {};
+    for (const box of units) {
+      const get = (role) => (pick(box, role) ? pick(box, role).value : "");
+      divisions[box.dataset.division] = {
+        speed: get("speed") || null,
+        turns: [...box.querySelectorAll(".forms-turn")].map((row) => ({
+          mode: pick(row, "mode").value,
+          degrees: pick(row, "degrees").value,
+          side: pick(row, "side").value,
+        })),
+        stop: pick(box, "stop").checked,
+        drop: get("drop") ? { ship: get("drop"), side: get("drop-side") || null } : null,
+        flag: get("flag") || null,
+        signal: get("signal") ? { message: get("signal"), side: get("signal-side") } : null,
+      };
+    }
+    return { divisions };
+  }
+  const ships = {};
+  for (const box of units) {
+    const name = box.dataset.ship;
+    if (kind === "gunnery") {
+      ships[name] = {
+        targets: [...box.querySelectorAll(".forms-target")].map((t) => {
+          const rounds = {};
+          for (const s of t.querySelectorAll('[data-role="rounds"]')) rounds[s.dataset.mount] = Number(s.value);
+          const ammo = t.querySelector('[data-role="ammo"]:checked');
+          const est = pick(t, "estimate");
+          return { target: t.dataset.target, estimate: est ? est.value : "", ammo: ammo ? ammo.value : "HE", rounds };
+        }),
+      };
+    } else if (kind === "torpedo") {
+      ships[name] = {
+        launches: [...box.querySelectorAll(".forms-target")].map((row) => ({
+          mount: row.dataset.mount,
+          target: pick(row, "target").value,
+          count: pick(row, "count").value,
+        })),
+      };
+    } else if (kind === "damage") {
+      const counts = {};
+      for (const s of box.querySelectorAll('[data-role="declare"]')) counts[s.dataset.code] = Number(s.value);
+      ships[name] = counts;
+    }
+  }
+  return { ships };
+}
+
+// -- talking to the server -------------------------------------------------------------------
+
+function showProblems(problems) {
+  for (const slot of root.querySelectorAll(".forms-problem")) slot.textContent = "";
+  for (const row of root.querySelectorAll(".forms-bad")) row.classList.remove("forms-bad");
+  const general = root.querySelector(".forms-general");
+  general.replaceChildren();
+  for (const p of problems) {
+    let slot = p.field ? root.querySelector(`[data-problem-for="${CSS.escape(p.field)}"]`) : null;
+    let field = p.field;
+    while (!slot && field && field.includes("/")) {
+      field = field.slice(0, field.lastIndexOf("/")); // the nearest enclosing field shown
+      slot = root.querySelector(`[data-problem-for="${CSS.escape(field)}"]`);
+    }
+    if (slot) {
+      slot.textContent = slot.textContent ? `${slot.textContent} ${p.message}` : p.message;
+      const row = slot.closest("[data-field]");
+      if (row) row.classList.add("forms-bad");
+    } else {
+      general.append(el("li", { text: p.message }));
+    }
+  }
+}
+
+async function compose() {
+  if (!data || !data.form) return null;
+  const { response, body } = await app.api("/compose", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ turn: data.turn, phase: data.phase, form: filled() }),
+  });
+  if (!response.ok) {
+    showProblems([{ field: null, message: (body && body.detail) || `the server answered ${response.status}` }]);
+    return null;
+  }
+  composed = body;
+  root.querySelector(".forms-notation").textContent = body.text || "(no orders: straight on at last turn's speed, no fire)";
+  showProblems(body.problems);
+  if (app.saveDraft) app.saveDraft({ turn: data.turn, phase: data.phase, lines: body.lines });
+  return body;
+}
+
+function changed() {
+  clearTimeout(timer);
+  timer = setTimeout(compose, COMPOSE_MS);
+}
+
+async function send(path) {
+  clearTimeout(timer);
+  const made = await compose();
+  if (!made) return;
+  if (made.problems.length) {
+    app.say("The form has problems; nothing was sent.", "error");
+    return;
+  }
+  const { response, body } = await app.api(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ turn: data.turn, phase: data.phase, lines: made.lines, fields: made.fields }),
+  });
+  if (response.ok) {
+    showProblems([]);
+    const sealed = path === "/orders";
+    const text = sealed
+      ? body.resolved ? "Sealed; the phase has resolved." : "Sealed. Waiting for the other side…"
+      : "The umpire accepts these orders (not yet sealed).";
+    root.querySelector(".forms-status").textContent = text;
+    app.say(text, "ok");
+    if (sealed) {
+      await app.refresh();
+      await load();
+    }
+    return;
+  }
+  const problems = (body && body.problems) || [{ field: null, message: (body && body.detail) || `the server answered ${response.status}` }];
+  showProblems(problems);
+  const n = problems.length;
+  root.querySelector(".forms-status").textContent = `${n} problem${n > 1 ? "s" : ""}; nothing was sealed.`;
+  app.say((body && body.detail) || "refused", "error");
+}
+
+async function load() {
+  const { response, body } = await app.api("/forms");
+  if (!response.ok) return;
+  data = body;
+  render();
+}
+
+function render() {
+  root.hidden = false;
+  const form = data.form;
+  const title = el("h3", { text: `Orders by form: turn ${data.turn}, ${data.phase} phase` });
+  const status = el("p", { class: "forms-status", role: "status" });
+  const parts = [title];
+  if (data.finished) {
+    parts.push(el("p", { class: "forms-note", text: "The battle is over." }));
+  } else if (data.sealed) {
+    parts.push(el("p", { class: "forms-note forms-sealed", text: "Your orders for this phase are sealed. Waiting for the other side…" }));
+  } else if (!data.waiting) {
+    parts.push(el("p", { class: "forms-note", text: "Nothing for you to order in this phase." }));
+  } else if (!form) {
+    parts.push(el("p", { class: "forms-note", text: `No form for this phase: write the orders in the notation box. ${data.help || ""}` }));
+  }
+  const usable = form && data.waiting && !data.sealed && !data.finished;
+  const body = el("form", { class: "forms-form", novalidate: true });
+  if (usable) {
+    body.append(...BUILD[form.kind](form));
+    body.addEventListener("input", changed);
+    body.addEventListener("change", changed);
+    body.addEventListener("submit", (ev) => ev.preventDefault());
+    const check = el("button", { type: "button", class: "forms-check", text: "Check" });
+    const seal = el("button", { type: "button", class: "forms-seal", text: "Seal orders" });
+    check.addEventListener("click", () => send("/check"));
+    seal.addEventListener("click", () => send("/orders"));
+    parts.push(
+      body,
+      el("h4", { text: "Your orders in the notation" }),
+      el("pre", { class: "forms-notation", "aria-live": "polite" }),
+      el("div", { class: "buttons" }, check, seal),
+    );
+  }
+  parts.push(status, el("ul", { class: "forms-general", role: "alert" }));
+  root.replaceChildren(...parts);
+  if (usable) compose();
+}
 
 /** Hook this part into the page's shared `app` (see main.js). */
-export function mount(app) {}
+export function mount(shared) {
+  app = shared;
+  root = app.$("forms-part");
+  app.on("phase", () => {
+    if (app.seat.game) load();
+  });
+}
