@@ -54,8 +54,11 @@ def true_range(made: dict[str, Any], seats: dict[str, Seat], a: str, b: str) -> 
     player's)."""
     state = seats["umpire"].get("umpire").json()["state"]
     p, q = state["poses"][a], state["poses"][b]
-    return round(math.hypot(p[0] - q[0], p[1] - q[1]) if isinstance(p, list) else
-                 math.hypot(p["x"] - q["x"], p["y"] - q["y"]))
+    return round(
+        math.hypot(p[0] - q[0], p[1] - q[1])
+        if isinstance(p, list)
+        else math.hypot(p["x"] - q["x"], p["y"] - q["y"])
+    )
 
 
 def to_gunnery(seats: dict[str, Seat], blue_speed: str = "19.2") -> None:
@@ -73,9 +76,15 @@ def broadside(seat: Seat, estimate: int) -> list[str]:
         choices = next(r["choices"] for r in m["rounds"] if estimate <= r["upto_m"])
         if choices:
             rounds[m["key"]] = choices[-1]
-    filled = {"ships": {ship["name"]: {"targets": [
-        {"target": target["name"], "estimate": estimate, "ammo": "HE", "rounds": rounds}
-    ]}}}
+    filled = {
+        "ships": {
+            ship["name"]: {
+                "targets": [
+                    {"target": target["name"], "estimate": estimate, "ammo": "HE", "rounds": rounds}
+                ]
+            }
+        }
+    }
     return list(compose(seat, filled)["lines"])
 
 
@@ -111,20 +120,29 @@ def test_compose_writes_the_notation_of_every_command_order(client: TestClient) 
     _, seats = start(client)
     made = compose(
         seats["Blue"],
-        {"divisions": {"Blue cruiser": {
-            "speed": "15.3",
-            "turns": [{"mode": "TS", "degrees": 45, "side": "P"},
-                      {"mode": "TT", "degrees": "90", "side": "S"}],
-            "stop": False,
-            "signal": {"message": "TURN8", "side": "P"},
-        }}},
+        {
+            "divisions": {
+                "Blue cruiser": {
+                    "speed": "15.3",
+                    "turns": [
+                        {"mode": "TS", "degrees": 45, "side": "P"},
+                        {"mode": "TT", "degrees": "90", "side": "S"},
+                    ],
+                    "stop": False,
+                    "signal": {"message": "TURN8", "side": "P"},
+                }
+            }
+        },
     )
     assert made["lines"] == ["Blue cruiser: SPD15.3 TS45P TT90S SIG TURN8 P"]
     assert made["fields"] == ["command/Blue cruiser"] and made["problems"] == []
     bad = compose(seats["Blue"], {"divisions": {"Blue cruiser": {"turns": [{"degrees": 0}]}}})
     assert bad["problems"] == [
-        {"line": None, "field": "command/Blue cruiser/turn/0",
-         "message": "turn: give a whole number of degrees, 1 to 360"}
+        {
+            "line": None,
+            "field": "command/Blue cruiser/turn/0",
+            "message": "turn: give a whole number of degrees, 1 to 360",
+        }
     ]
 
 
@@ -182,9 +200,20 @@ def test_every_problem_is_answered_next_to_its_field(client: TestClient) -> None
     _, seats = start(client)
     to_gunnery(seats)
     blue = seats["Blue"]
-    filled = {"ships": {"Yoshino": {"targets": [
-        {"target": "Kasagi", "estimate": 4000, "ammo": "AP", "rounds": {"A": 2, "sec": 9}},
-    ]}}}
+    filled = {
+        "ships": {
+            "Yoshino": {
+                "targets": [
+                    {
+                        "target": "Kasagi",
+                        "estimate": 4000,
+                        "ammo": "AP",
+                        "rounds": {"A": 2, "sec": 9},
+                    },
+                ]
+            }
+        }
+    }
     made = compose(blue, filled)
     assert made["lines"] == ["Yoshino: Kasagi @4000 AP A:2 sec:9"]
     good = ["Yoshino: Kasagi @3000 P:1", "Yoshino: Kasagi @3500 Z:1"]  # fine one by one
@@ -215,7 +244,11 @@ def _close_duel() -> str:
     from importlib.resources import files
 
     text = (files("battleline.rulesets.bf1900") / "data/scenarios/01-cruiser-duel.toml").read_text()
-    return text.replace('id = "cruiser-duel"', 'id = "close-duel"').replace("y = 5000", "y = 500").replace("x = 500", "x = 0")
+    return (
+        text.replace('id = "cruiser-duel"', 'id = "close-duel"')
+        .replace("y = 5000", "y = 500")
+        .replace("x = 500", "x = 0")
+    )
 
 
 def _to_torpedo(seats: dict[str, Seat]) -> None:
@@ -236,11 +269,24 @@ def test_torpedo_form_counts_the_tubes_left(client: TestClient) -> None:
     assert mounts["beam"]["left"] == 4 and mounts["beam"]["most"] == 2
     assert mounts["bow"]["left"] == 1 and mounts["bow"]["arcs"] == [[330.0, 30.0]]
     assert "Kasagi" in mounts["beam"]["targets"] and "Kasagi" not in mounts["bow"]["targets"]
-    made = compose(blue, {"ships": {"Yoshino": {"launches": [
-        {"mount": "beam", "target": "Kasagi", "count": 2}, {"mount": "bow", "target": ""},
-    ]}}})
+    made = compose(
+        blue,
+        {
+            "ships": {
+                "Yoshino": {
+                    "launches": [
+                        {"mount": "beam", "target": "Kasagi", "count": 2},
+                        {"mount": "bow", "target": ""},
+                    ]
+                }
+            }
+        },
+    )
     assert made["lines"] == ["Yoshino: TT beam -> Kasagi x2"]
-    assert post(blue, "orders", {"turn": 1, "phase": "torpedo", "lines": made["lines"]}).status_code == 200
+    assert (
+        post(blue, "orders", {"turn": 1, "phase": "torpedo", "lines": made["lines"]}).status_code
+        == 200
+    )
     seats["Red"].order(1, "torpedo")
     while forms(blue)["phase"] != "torpedo":
         f = forms(blue)
@@ -310,7 +356,7 @@ def test_forms_answers_keep_every_secret_through_a_whole_game(client: TestClient
     """The admirals play both human seats over HTTP; a mirror game with the same seed and
     orders gives the secrets. No /forms answer carries any (true ranges, enemy coordinates,
     logs, torpedo counts), and every target offered is a ship the side sees."""
-    made, seats = start(client, seed=5)
+    _, seats = start(client, seed=5)
     mirror = new_game("cruiser-duel", 5)
     admirals = {
         s: admiral_factory("bf1900")(s, admiral_seed(5, i)) for i, s in enumerate(("Blue", "Red"))
@@ -336,4 +382,3 @@ def test_forms_answers_keep_every_secret_through_a_whole_game(client: TestClient
             mirror.submit(side, lines, turn=turn, phase=phase)
     assert scanned > 20
     assert forms(seats["Blue"])["finished"] and forms(seats["Blue"])["form"] is None
-

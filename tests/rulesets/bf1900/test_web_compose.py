@@ -49,7 +49,11 @@ def division_form(draw: st.DrawFn) -> tuple[dict[str, Any], list[Order]]:
         expect.append(SetSpeed(tenths / 10))
     form["turns"] = []
     for _ in range(draw(st.integers(0, 3))):
-        mode, deg, side = draw(st.sampled_from(["TS", "TT"])), draw(st.integers(1, 360)), draw(SIDES)
+        mode, deg, side = (
+            draw(st.sampled_from(["TS", "TT"])),
+            draw(st.integers(1, 360)),
+            draw(SIDES),
+        )
         form["turns"].append({"mode": mode, "degrees": deg, "side": side})
         kind = TurnTogether if mode == "TT" else TurnInSuccession
         expect.append(kind(deg, Direction(side)))
@@ -83,14 +87,30 @@ def test_command_form_reads_back_as_its_orders(case: tuple[dict[str, Any], list[
 @given(
     st.integers(1, 20_000),
     st.sampled_from(list(Ammo)),
-    st.dictionaries(st.sampled_from(["A", "Z", "sec", "boat", "P"]), st.integers(1, 22), min_size=1),
+    st.dictionaries(
+        st.sampled_from(["A", "Z", "sec", "boat", "P"]), st.integers(1, 22), min_size=1
+    ),
 )
 def test_gunnery_form_reads_back_as_its_entry(
     estimate: int, ammo: Ammo, rounds: dict[str, int]
 ) -> None:
-    made = compose("gunnery", {"ships": {"Fuji": {"targets": [
-        {"target": "Ting Yuen", "estimate": estimate, "ammo": ammo.value, "rounds": rounds}
-    ]}}})
+    made = compose(
+        "gunnery",
+        {
+            "ships": {
+                "Fuji": {
+                    "targets": [
+                        {
+                            "target": "Ting Yuen",
+                            "estimate": estimate,
+                            "ammo": ammo.value,
+                            "rounds": rounds,
+                        }
+                    ]
+                }
+            }
+        },
+    )
     (line,) = made.lines
     entry = GunneryEntry.parse(line)
     assert entry == GunneryEntry("Fuji", "Ting Yuen", float(estimate), ammo, tuple(rounds.items()))
@@ -99,9 +119,10 @@ def test_gunnery_form_reads_back_as_its_entry(
 
 @given(NAMES, st.sampled_from(["bow", "beam", "stern"]), NAMES, st.integers(1, 6))
 def test_torpedo_form_reads_back_as_its_launch(firer: str, mount: str, target: str, n: int) -> None:
-    made = compose("torpedo", {"ships": {firer: {"launches": [
-        {"mount": mount, "target": target, "count": n}
-    ]}}})
+    made = compose(
+        "torpedo",
+        {"ships": {firer: {"launches": [{"mount": mount, "target": target, "count": n}]}}},
+    )
     (line,) = made.lines
     assert TorpedoLaunch.parse(line) == TorpedoLaunch(firer, mount, target, n)
 
@@ -126,9 +147,16 @@ def test_damage_form_reads_back_as_its_declarations(counts: dict[str, int]) -> N
 
 
 def test_bad_fields_are_named_not_raised() -> None:
-    made = compose("gunnery", {"ships": {"Fuji": {"targets": [
-        {"target": "Ting Yuen", "estimate": "far", "rounds": {"A": 2}}
-    ]}}})
+    made = compose(
+        "gunnery",
+        {
+            "ships": {
+                "Fuji": {
+                    "targets": [{"target": "Ting Yuen", "estimate": "far", "rounds": {"A": 2}}]
+                }
+            }
+        },
+    )
     assert made.lines == [] and made.problems == [
         ("gunnery/Fuji/Ting Yuen/estimate", "range estimate: give your estimate in metres")
     ]

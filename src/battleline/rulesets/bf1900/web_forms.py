@@ -422,4 +422,12 @@ _BUILDERS: dict[str, Callable[[Any, str, Any], Form]] = {
     "damage": _damage,
 }
 
-__all__ = ["Composed", "bearing_on", "compose", "field_of", "form_data", "rounds_by_bracket", "speed_range"]
+__all__ = [
+    "Composed",
+    "bearing_on",
+    "compose",
+    "field_of",
+    "form_data",
+    "rounds_by_bracket",
+    "speed_range",
+]
