@@ -52,13 +52,9 @@ def check(seat: Seat, lines: list[str], fields: list[str] | None = None) -> Any:
 def true_range(made: dict[str, Any], seats: dict[str, Seat], a: str, b: str) -> int:
     """The range between two ships from the umpire's picture (the test's knowledge, not a
     player's)."""
-    state = seats["umpire"].get("umpire").json()["state"]
-    p, q = state["poses"][a], state["poses"][b]
-    return round(
-        math.hypot(p[0] - q[0], p[1] - q[1])
-        if isinstance(p, list)
-        else math.hypot(p["x"] - q["x"], p["y"] - q["y"])
-    )
+    poses = seats["umpire"].get("umpire").json()["state"]["poses"]
+    p, q = poses[a], poses[b]
+    return round(math.hypot(p["x"] - q["x"], p["y"] - q["y"]))
 
 
 def to_gunnery(seats: dict[str, Seat], blue_speed: str = "19.2") -> None:
