@@ -378,3 +378,27 @@ def test_forms_answers_keep_every_secret_through_a_whole_game(client: TestClient
             mirror.submit(side, lines, turn=turn, phase=phase)
     assert scanned > 20
     assert forms(seats["Blue"])["finished"] and forms(seats["Blue"])["form"] is None
+
+
+def test_the_other_rulesets_borrow_the_forms_or_fall_back(client: TestClient) -> None:
+    """1D12 and TGD play bf1900's command phase, so they borrow its forms (``PARTS_FROM``);
+    TGD's fire steps and DBA have no form: the page keeps the notation box, with its help."""
+    for scenario in ("cruiser-duel-1d12", "tgd-duel"):
+        _, seats = start(client, scenario=scenario)
+        side = next(s for s in seats if s != "umpire")
+        form = forms(seats[side])["form"]
+        assert form is not None and form["kind"] == "command", scenario
+        division = form["divisions"][0]
+        r = check(seats[side], [f"{division['name']}: SPD{division['speed']['max']:g}"])
+        assert r.status_code == 200, (scenario, r.text)
+        for s in (s for s in seats if s != "umpire"):
+            assert seats[s].order(1, "command").status_code == 200
+        after = forms(seats[side])
+        if scenario == "tgd-duel":
+            assert after["phase"].startswith("fire") and after["form"] is None
+        else:
+            assert after["form"]["kind"] == "gunnery"
+    _, seats = start(client, scenario="dba-tutorial")
+    side = next(s for s in seats if s != "umpire")
+    answer = forms(seats[side])
+    assert answer["form"] is None and answer["phase"] == "move-1"

@@ -302,7 +302,7 @@ async function compose() {
     return null;
   }
   composed = body;
-  root.querySelector(".forms-notation").textContent = body.text || "(no orders: straight on at last turn's speed, no fire)";
+  root.querySelector(".forms-notation").textContent = body.text || "(no orders for this phase)";
   showProblems(body.problems);
   if (app.saveDraft) app.saveDraft({ turn: data.turn, phase: data.phase, lines: body.lines });
   return body;
