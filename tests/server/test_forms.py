@@ -1,18 +1,24 @@
 """The order forms over HTTP: ``GET /forms`` answers what the rules allow for known positions,
 ``POST /compose`` writes the ruleset's own notation, and a refusal names every problem with its
-field. Both stores (the ``client`` fixture)."""
+field. Both stores (``client`` here is the API without its rate limit: these tests ask many
+checks in a row)."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from battleline.ai.base import admiral_factory, legal_lines
 from battleline.engine.flow import admiral_seed
 from battleline.game import new_game
 from battleline.rulesets.bf1900.secrets import leaks
+from battleline.server.app import create_app
+from battleline.server.limits import Limits
 from server.server_helpers import Seat, start
 
 #: A seed of cruiser-duel where the turn-1 broadsides below damage Yoshino, so that turn 2's
@@ -20,6 +26,14 @@ from server.server_helpers import Seat, start
 DC_SEED = 49
 DIVISION = {"Blue": "Blue cruiser", "Red": "Red cruiser"}
 SHIP = {"Blue": "Yoshino", "Red": "Kasagi"}
+
+
+@pytest.fixture
+def client(db: str, scenario_dir: Path) -> Iterator[TestClient]:
+    """The API on both stores without the rate limit."""
+    app = create_app(db, allow_seed=True, scenario_dir=scenario_dir, limits=Limits.unlimited_rate())
+    with TestClient(app) as c:
+        yield c
 
 
 def forms(seat: Seat) -> dict[str, Any]:

@@ -171,6 +171,8 @@ def test_problems_go_to_the_field_the_message_names() -> None:
     assert field_of("command/1st", "division '1st': SPD30 is faster (BF6-MOV-01)") == (
         "command/1st/speed"
     )
+    stop = "division '1st': STOP cannot be combined with SPD12 TS90S (BF6-CMD-14)"
+    assert field_of("command/1st", stop) == "command/1st/stop"
     dc = "Fuji: damage control CF:port amidships=heavy: not opposite (BF6-CF-04, AMB-31)"
     assert field_of("damage/Fuji", dc) == "damage/Fuji/CF:port amidships=heavy"
     assert field_of("damage/Fuji", "Fuji: damage control P: nothing to address (BF6-DC-02)") == (

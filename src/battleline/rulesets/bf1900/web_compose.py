@@ -213,16 +213,16 @@ def field_of(where: str, message: str) -> str:
     one (else ``where`` itself)."""
     kind = where.split("/", 1)[0]
     if kind == "command":
-        for word, sub in (
-            ("BF6-MOV", "speed"),
-            ("SPD", "speed"),
-            ("STOP", "stop"),
+        for word, sub in (  # the rule a message names first, then the order it quotes
             ("BF6-CMD-14", "stop"),
             ("BF6-CMD-16", "drop"),
             ("BF6-CMD-17", "turn/0"),
             ("BF6-CMD-19", "flag"),
             ("BF6-CMD-32", "signal"),
+            ("BF6-MOV", "speed"),
             ("SIG", "signal"),
+            ("SPD", "speed"),
+            ("STOP", "stop"),
         ):
             if word in message:
                 return f"{where}/{sub}"

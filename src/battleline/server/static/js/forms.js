@@ -304,7 +304,10 @@ async function compose() {
   composed = body;
   root.querySelector(".forms-notation").textContent = body.text || "(no orders for this phase)";
   showProblems(body.problems);
-  if (app.saveDraft) app.saveDraft({ turn: data.turn, phase: data.phase, lines: body.lines });
+  // The live part keeps a draft to send once the server answers again (where it exists).
+  if (app.saveDraft) {
+    app.saveDraft({ turn: data.turn, phase: data.phase, lines: body.lines, fields: body.fields, form: filled() });
+  }
   return body;
 }
 
@@ -350,6 +353,8 @@ async function send(path) {
 async function load() {
   const { response, body } = await app.api("/forms");
   if (!response.ok) return;
+  // The same phase and form as shown (a second load for one change): keep what is filled in.
+  if (data && JSON.stringify(body) === JSON.stringify(data)) return;
   data = body;
   render();
 }
