@@ -11,7 +11,7 @@ saved game from its record.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +59,11 @@ def verify(record: GameRecord) -> tuple[bool, EngineState]:
     return state_hash(game.state) == record.final_hash, game.state
 
 
+#: At most this many clashes between lines that pass one by one are looked for (each costs a
+#: few checks of the whole set; a set with more is refused for those found).
+MAX_CLASHES = 20
+
+
 @dataclass(frozen=True, slots=True)
 class OrderProblem:
     """One refusal of a set of order lines: ``line`` is the index of the line it belongs to
@@ -80,47 +85,45 @@ def order_problems(
     own, then the lines that pass together. A problem of the set (two lines that clash: one
     mounting over-allocated across targets, a second estimate) goes to the first line whose
     addition makes the set fail; that line is set aside and the rest checked again, so every
-    clash is named. A stale phase or a finished game is one problem of the whole set."""
-    try:
-        game.check(side, [], turn=turn, phase=phase)
-    except BattlelineError as exc:
-        if not lines or "stale" in str(exc) or game.finished:
-            return [OrderProblem(None, str(exc))]
+    clash is named (up to :data:`MAX_CLASHES`). A stale phase or a finished game is one problem
+    of the whole set."""
+
+    def fails(chosen: Sequence[int]) -> str | None:
+        try:
+            game.check(side, [lines[i] for i in chosen], turn=turn, phase=phase)
+        except BattlelineError as exc:
+            return str(exc)
+        return None
+
+    whole = fails([])
+    if whole is not None and (not lines or "stale" in whole or game.finished):
+        return [OrderProblem(None, whole)]
     out: list[OrderProblem] = []
     good: list[int] = []
-    for i, line in enumerate(lines):
-        try:
-            game.check(side, [line], turn=turn, phase=phase)
-        except BattlelineError as exc:
-            out.append(OrderProblem(i, str(exc)))
-        else:
+    for i in range(len(lines)):
+        problem = fails([i])
+        if problem is None:
             good.append(i)
-    while good:
-        try:
-            game.check(side, [lines[i] for i in good], turn=turn, phase=phase)
-        except BattlelineError as exc:
-            culprit = _first_failing(game, side, lines, good, turn, phase)
-            out.append(OrderProblem(culprit, str(exc)))
-            if culprit is None:
-                break
-            good.remove(culprit)
-            continue
-        break
+        else:
+            out.append(OrderProblem(i, problem))
+    for _ in range(MAX_CLASHES):
+        problem = fails(good) if len(good) > 1 else None
+        if problem is None:
+            break
+        culprit = good[_first_failing(fails, good) - 1]
+        out.append(OrderProblem(culprit, problem))
+        good.remove(culprit)
     return sorted(out, key=lambda p: (p.line is None, p.line or 0))
 
 
-def _first_failing(
-    game: Game[Any, Any],
-    side: str,
-    lines: Sequence[str],
-    good: Sequence[int],
-    turn: int | None,
-    phase: str | None,
-) -> int | None:
-    """The first of ``good`` whose addition to the lines before it makes the check fail."""
-    for k in range(2, len(good) + 1):
-        try:
-            game.check(side, [lines[i] for i in good[:k]], turn=turn, phase=phase)
-        except BattlelineError:
-            return good[k - 1]
-    return None
+def _first_failing(fails: Callable[[Sequence[int]], str | None], good: Sequence[int]) -> int:
+    """The shortest failing prefix of ``good`` (the whole fails, one line alone passes), by
+    bisection: a set that fails still fails with more lines."""
+    lo, hi = 2, len(good)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if fails(good[:mid]) is None:
+            lo = mid + 1
+        else:
+            hi = mid
+    return hi

@@ -6,6 +6,7 @@ checks in a row)."""
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -244,6 +245,23 @@ def test_every_problem_is_answered_next_to_its_field(client: TestClient) -> None
     sealed = post(blue, "orders", {"turn": 1, "phase": "gunnery", "lines": lines})
     assert sealed.status_code == 422 and len(sealed.json()["problems"]) == 3
     assert blue.view()["my_orders"] is None  # nothing was sealed
+
+
+def test_a_flood_of_clashing_lines_is_answered_quickly(client: TestClient) -> None:
+    """300 entries for one target, each fine alone: the clashes are named up to MAX_CLASHES,
+    found by bisection, so the answer stays quick."""
+    from battleline.game import MAX_CLASHES
+
+    _, seats = start(client)
+    to_gunnery(seats)
+    lines = [f"Yoshino: Kasagi @{3000 + i} P:1" for i in range(300)]
+    began = time.perf_counter()
+    r = check(seats["Blue"], lines)
+    assert r.status_code == 422
+    problems = r.json()["problems"]
+    assert [p["line"] for p in problems] == list(range(1, MAX_CLASHES + 1))
+    assert all("second range estimate" in p["message"] for p in problems)
+    assert time.perf_counter() - began < 10
 
 
 # -- torpedoes and damage control --------------------------------------------------------------
