@@ -380,25 +380,29 @@ def test_damage_control_offers_what_the_damage_allows(client: TestClient) -> Non
 # -- secrecy ---------------------------------------------------------------------------------
 
 
-def test_forms_answers_keep_every_secret_through_a_whole_game(client: TestClient) -> None:
+@pytest.mark.parametrize("scenario", ["cruiser-duel", "dba-tutorial"])
+def test_forms_answers_keep_every_secret_through_a_whole_game(
+    client: TestClient, scenario: str
+) -> None:
     """The admirals play both human seats over HTTP; a mirror game with the same seed and
     orders gives the secrets. No /forms answer carries any (true ranges, enemy coordinates,
     logs, torpedo counts), and every target offered is a ship the side sees."""
-    _, seats = start(client, seed=5)
-    mirror = new_game("cruiser-duel", 5)
-    admirals = {
-        s: admiral_factory("bf1900")(s, admiral_seed(5, i)) for i, s in enumerate(("Blue", "Red"))
-    }
+    _, seats = start(client, seed=5, scenario=scenario)
+    mirror = new_game(scenario, 5)
+    sides = mirror.state.sides
+    make = admiral_factory(mirror.ruleset.name)
+    admirals = {s: make(s, admiral_seed(5, i)) for i, s in enumerate(sides)}
     scanned = 0
     while not mirror.finished:
         turn, phase = mirror.state.turn, mirror.spec.name
-        for side in ("Blue", "Red"):
+        for side in sides:
             text = seats[side].get("forms").text
             hidden = mirror.ruleset.secrets(mirror.state, side)
             assert leaks(text, hidden) == [], (turn, phase, side)
             scanned += 1
             seen = {c.name for c in mirror.view(side).contacts}
             form = seats[side].get("forms").json()["form"] or {}
+            assert set(form.get("targets", ())) <= seen
             for ship in form.get("ships", ()):
                 assert {t["name"] for t in ship.get("targets", ())} <= seen
                 for m in ship.get("mounts", ()):
@@ -409,12 +413,12 @@ def test_forms_answers_keep_every_secret_through_a_whole_game(client: TestClient
             assert seats[side].order(turn, phase, *lines).status_code == 200
             mirror.submit(side, lines, turn=turn, phase=phase)
     assert scanned > 20
-    assert forms(seats["Blue"])["finished"] and forms(seats["Blue"])["form"] is None
+    assert forms(seats[sides[0]])["finished"] and forms(seats[sides[0]])["form"] is None
 
 
 def test_the_other_rulesets_borrow_the_forms_or_fall_back(client: TestClient) -> None:
     """1D12 and TGD play bf1900's command phase, so they borrow its forms (``PARTS_FROM``);
-    TGD's fire steps and DBA have no form: the page keeps the notation box, with its help."""
+    TGD's fire steps have no form: the page keeps the notation box, with its help."""
     for scenario in ("cruiser-duel-1d12", "tgd-duel"):
         _, seats = start(client, scenario=scenario)
         side = next(s for s in seats if s != "umpire")
@@ -430,7 +434,43 @@ def test_the_other_rulesets_borrow_the_forms_or_fall_back(client: TestClient) ->
             assert after["phase"].startswith("fire") and after["form"] is None
         else:
             assert after["form"]["kind"] == "gunnery"
+
+
+def test_dba_forms_offer_the_bases_the_check_allows(client: TestClient) -> None:
+    """DBA's own forms: the speller's moves offer exactly the bases its check accepts
+    (DBA-TYPE-01 speeds, the squadron's NIPs); the fire form's targets are the enemy on the
+    table; both write lines the phase accepts."""
     _, seats = start(client, scenario="dba-tutorial")
-    side = next(s for s in seats if s != "umpire")
-    answer = forms(seats[side])
-    assert answer["form"] is None and answer["phase"] == "move-1"
+    blue, red = seats["Blue"], seats["Red"]
+    form = forms(blue)["form"]
+    assert form["kind"] == "dba-move" and forms(blue)["waiting"] and not forms(red)["waiting"]
+    for unit in form["units"]:
+        for k in range(9):
+            ok = check(blue, [f"{unit['name']}: {k}"]).status_code == 200
+            assert ok == (k in unit["bases"]), (unit["name"], k)
+    squadron = next(u for u in form["units"] if u["squadron"])
+    made = compose(
+        blue,
+        {
+            "units": {
+                squadron["name"]: {
+                    "action": "move",
+                    "degrees": 45,
+                    "side": "P",
+                    "bases": squadron["bases"][-1],
+                }
+            }
+        },
+    )
+    assert made["lines"] == [f"{squadron['name']}: T-45 {squadron['bases'][-1]}"]
+    assert (
+        post(blue, "orders", {"turn": 1, "phase": "move-1", "lines": made["lines"]}).status_code
+        == 200
+    )
+    fire = forms(red)["form"]
+    assert fire["kind"] == "dba-fire"
+    assert set(fire["targets"]) == {s["name"] for s in blue.view()["own"]}
+    shooter = fire["ships"][0]
+    made = compose(red, {"ships": {shooter["name"]: {"guns": [fire["targets"][0], ""]}}})
+    assert made["lines"] == [f"{shooter['name']} -> {fire['targets'][0]}"]
+    assert check(red, made["lines"]).status_code == 200

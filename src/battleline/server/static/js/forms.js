@@ -208,7 +208,51 @@ function damageForm(form) {
   return out;
 }
 
-const BUILD = { command: commandForm, gunnery: gunneryForm, torpedo: torpedoForm, damage: damageForm };
+function dbaMoveForm(form) {
+  const out = [];
+  const nips = Object.entries(form.nips).map(([q, n]) => `${q} ${n}`).join(", ");
+  if (nips) out.push(el("p", { class: "forms-note", text: `NIPs this spell: ${nips}.` }));
+  for (const u of form.units) {
+    const base = `dba-move/${u.name}`;
+    const what = u.squadron ? `squadron: ${u.members.join(", ")}` : "ship";
+    const box = el("fieldset", { class: "forms-unit", dataset: { unit: u.name, field: base } });
+    box.append(el("legend", { text: `${u.name} (${what})` }), problemSlot(base));
+    const actions = [["", "no order"], ...u.actions.map((a) => [a, a])];
+    if (u.may_ram) actions.push(["ram", "ram"]);
+    box.append(labelled("Order", select(actions, "", { role: "action" }), `${base}/action`));
+    const deg = el("input", { type: "number", min: 0, max: form.max_turn_deg, step: 1, inputmode: "numeric", dataset: { role: "degrees" } });
+    box.append(labelled("turn (degrees)", deg, `${base}/degrees`));
+    box.append(labelled("to", select([["S", "starboard"], ["P", "port"]], "S", { role: "side" })));
+    box.append(labelled("bases", select(u.bases.map((k) => [k, String(k)]), u.bases[u.bases.length - 1] ?? 0, { role: "bases" }), `${base}/bases`));
+    if (u.squadron) box.append(labelled("in succession", el("input", { type: "checkbox", dataset: { role: "succession" } })));
+    if (u.may_ram) {
+      box.append(labelled("ram", select([["", "none"], ...form.targets.map((t) => [t, t])], "", { role: "ram" }), `${base}/target`));
+    }
+    out.push(box);
+  }
+  return out;
+}
+
+function dbaFireForm(form) {
+  const out = [];
+  const targets = [["", "none"], ...form.targets.map((t) => [t, t])];
+  for (const ship of form.ships) {
+    const base = `dba-fire/${ship.name}`;
+    const box = el("fieldset", { class: "forms-unit", dataset: { ship: ship.name, field: base } });
+    box.append(el("legend", { text: `${ship.name} (AF ${ship.af})` }), problemSlot(base));
+    box.append(labelled("Gunfire at", select(targets, "", { role: "gun" }), `${base}/gun/0`));
+    box.append(labelled("second target", select(targets, "", { role: "gun" }), `${base}/gun/1`));
+    if (ship.torpedo.length) {
+      box.append(labelled("Torpedo attack at", select(targets, "", { role: "torpedo-target" }), `${base}/torpedo`));
+      box.append(labelled("factor", select(ship.torpedo.map((n) => [n, String(n)]), ship.torpedo[0], { role: "torpedo-factor" })));
+    }
+    out.push(box);
+  }
+  return out;
+}
+
+const BUILD = { command: commandForm, gunnery: gunneryForm, torpedo: torpedoForm, damage: damageForm,
+  "dba-move": dbaMoveForm, "dba-fire": dbaFireForm };
 
 // -- reading the filled form -----------------------------------------------------------------
 
@@ -236,6 +280,21 @@ function filled() {
     }
     return { divisions };
   }
+  if (kind === "dba-move") {
+    const moves = {};
+    for (const box of units) {
+      const get = (role) => (pick(box, role) ? pick(box, role).value : "");
+      moves[box.dataset.unit] = {
+        action: get("action"),
+        degrees: get("degrees"),
+        side: get("side"),
+        bases: get("bases"),
+        succession: pick(box, "succession") ? pick(box, "succession").checked : false,
+        target: get("ram") || null,
+      };
+    }
+    return { units: moves };
+  }
   const ships = {};
   for (const box of units) {
     const name = box.dataset.ship;
@@ -256,6 +315,12 @@ function filled() {
           target: pick(row, "target").value,
           count: pick(row, "count").value,
         })),
+      };
+    } else if (kind === "dba-fire") {
+      const get = (role) => (pick(box, role) ? pick(box, role).value : "");
+      ships[name] = {
+        guns: [...box.querySelectorAll('[data-role="gun"]')].map((s) => s.value),
+        torpedo: { target: get("torpedo-target"), factor: get("torpedo-factor") },
       };
     } else if (kind === "damage") {
       const counts = {};
