@@ -380,7 +380,7 @@ def test_damage_control_offers_what_the_damage_allows(client: TestClient) -> Non
 # -- secrecy ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("scenario", ["cruiser-duel", "dba-tutorial"])
+@pytest.mark.parametrize("scenario", ["cruiser-duel", "tgd-duel", "dba-tutorial"])
 def test_forms_answers_keep_every_secret_through_a_whole_game(
     client: TestClient, scenario: str
 ) -> None:
@@ -418,7 +418,7 @@ def test_forms_answers_keep_every_secret_through_a_whole_game(
 
 def test_the_other_rulesets_borrow_the_forms_or_fall_back(client: TestClient) -> None:
     """1D12 and TGD play bf1900's command phase, so they borrow its forms (``PARTS_FROM``);
-    TGD's fire steps have no form: the page keeps the notation box, with its help."""
+    TGD adds its own form for a fire step."""
     for scenario in ("cruiser-duel-1d12", "tgd-duel"):
         _, seats = start(client, scenario=scenario)
         side = next(s for s in seats if s != "umpire")
@@ -430,8 +430,27 @@ def test_the_other_rulesets_borrow_the_forms_or_fall_back(client: TestClient) ->
         for s in (s for s in seats if s != "umpire"):
             assert seats[s].order(1, "command").status_code == 200
         after = forms(seats[side])
-        if scenario == "tgd-duel":
-            assert after["phase"].startswith("fire") and after["form"] is None
+        if scenario == "tgd-duel":  # TGD's own fire-step form (TGD-FIRE-01/02)
+            firing = next(s for s in seats if s != "umpire" and forms(seats[s])["waiting"])
+            fire = forms(seats[firing])["form"]
+            assert after["phase"].startswith("fire") and fire["kind"] == "tgd-fire"
+            ship = fire["ships"][0]
+            made = compose(
+                seats[firing],
+                {
+                    "ships": {
+                        ship["name"]: {
+                            "target": fire["targets"][0],
+                            "strength": ship["strengths"][0],
+                            "arcs": [],
+                        }
+                    }
+                },
+            )
+            assert made["lines"] == [
+                f"{ship['name']}: {ship['strengths'][0]} -> {fire['targets'][0]}"
+            ]
+            assert check(seats[firing], made["lines"]).status_code == 200
         else:
             assert after["form"]["kind"] == "gunnery"
 

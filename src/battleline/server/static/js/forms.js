@@ -251,8 +251,30 @@ function dbaFireForm(form) {
   return out;
 }
 
+function tgdFireForm(form) {
+  const out = [];
+  for (const ship of form.ships) {
+    const base = `tgd-fire/${ship.name}`;
+    const box = el("fieldset", { class: "forms-unit", dataset: { ship: ship.name, field: base } });
+    box.append(el("legend", { text: ship.name }), problemSlot(base));
+    box.append(el("p", { class: "forms-note", text: `Ready: ${ship.ready.join(", ")}` }));
+    box.append(labelled("Fire at", select([["", "no fire"], ...form.targets.map((t) => [t, t])], "", { role: "target" }), base));
+    box.append(labelled("guns of strength", select(ship.strengths.map((n) => [n, String(n)]), ship.strengths[0], { role: "strength" }), `${base}/strength`));
+    const arcs = el("fieldset", { class: "forms-radios" });
+    arcs.append(el("legend", { text: "arcs (none: all that bear)" }));
+    for (const a of form.arcs) {
+      const c = el("input", { type: "checkbox", value: a, dataset: { role: "arc" } });
+      c.id = uid();
+      arcs.append(c, el("label", { for: c.id, text: a }));
+    }
+    box.append(arcs);
+    out.push(box);
+  }
+  return out;
+}
+
 const BUILD = { command: commandForm, gunnery: gunneryForm, torpedo: torpedoForm, damage: damageForm,
-  "dba-move": dbaMoveForm, "dba-fire": dbaFireForm };
+  "dba-move": dbaMoveForm, "dba-fire": dbaFireForm, "tgd-fire": tgdFireForm };
 
 // -- reading the filled form -----------------------------------------------------------------
 
@@ -315,6 +337,12 @@ function filled() {
           target: pick(row, "target").value,
           count: pick(row, "count").value,
         })),
+      };
+    } else if (kind === "tgd-fire") {
+      ships[name] = {
+        target: pick(box, "target").value,
+        strength: pick(box, "strength").value,
+        arcs: [...box.querySelectorAll('[data-role="arc"]:checked')].map((c) => c.value),
       };
     } else if (kind === "dba-fire") {
       const get = (role) => (pick(box, role) ? pick(box, role).value : "");
