@@ -82,6 +82,7 @@ function say(text, kind) {
 
 function summary(ship) {
   const log = ship.log;
+  if (!log) return ship.sunk ? "sunk" : ship.crippled ? "crippled" : ""; // a DBA ship: no log
   const notes = [];
   if (log.sunk) notes.push("sunk");
   if (log.surrendered) notes.push("struck");
