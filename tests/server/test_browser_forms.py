@@ -177,3 +177,33 @@ def test_two_browsers_play_cruiser_duel_to_the_end_by_the_forms(
     finally:
         blue_ctx.close()
         red_ctx.close()
+
+
+def test_a_dba_spell_by_the_forms(seeded_server: str, browser: Any) -> None:
+    """DBA's own forms in the page: Blue moves a squadron and fires by pointing, the computer
+    answers for Red, and the spell goes on; the notation box stays empty."""
+    made = httpx.post(
+        f"{seeded_server}/api/games", json={"scenario": "dba-tutorial", "seed": 3, "ai": ["Red"]}
+    ).json()
+    context = browser.new_context()
+    try:
+        blue = Player(context.new_page())
+        blue.page.goto(
+            f"{seeded_server}/#game={made['game_id']}&invite={made['invites'][0]['invite']}"
+        )
+        blue.at(1, "move-1")
+        unit = blue.part.locator('[data-unit="Blue Cruisers"]')
+        unit.locator('[data-role="action"]').select_option("move")
+        unit.locator('[data-role="degrees"]').fill("30")
+        unit.locator('[data-role="side"]').select_option("P")
+        blue.notation("Blue Cruisers: T-30 2")
+        blue.seal()
+        blue.at(1, "combat-1")
+        ship = blue.part.locator(".forms-unit").first
+        ship.locator('[data-role="gun"]').first.select_option(index=1)
+        blue.notation(" -> ")
+        blue.seal()
+        sync_api.expect(blue.part.locator("h3")).not_to_contain_text("combat-1", timeout=TIMEOUT)
+        blue.untouched()
+    finally:
+        context.close()
