@@ -207,3 +207,39 @@ def test_a_dba_spell_by_the_forms(seeded_server: str, browser: Any) -> None:
         blue.untouched()
     finally:
         context.close()
+
+
+def test_a_filled_form_survives_a_reload(seeded_server: str, browser: Any) -> None:
+    """What is filled in is the page's draft (the shell's ``app.saveDraft``, from the live
+    part): a reload brings the form back as it was. Skipped where the shell keeps no drafts."""
+    made = httpx.post(
+        f"{seeded_server}/api/games", json={"scenario": "cruiser-duel", "seed": 3, "ai": ["Red"]}
+    ).json()
+    context = browser.new_context()
+    try:
+        blue = Player(context.new_page())
+        blue.page.goto(
+            f"{seeded_server}/#game={made['game_id']}&invite={made['invites'][0]['invite']}"
+        )
+        blue.at(1, "command")
+        drafts = blue.page.evaluate(
+            "import('/static/js/main.js').then((m) => typeof m.app.saveDraft)"
+        )
+        if drafts != "function":
+            pytest.skip(
+                "this page's shell keeps no drafts (app.saveDraft comes with the live part)"
+            )
+        blue.pick("speed", "15.3")
+        blue.part.locator(".forms-add").click()
+        blue.part.locator('[data-role="degrees"]').fill("30")
+        blue.pick("side", "P")
+        blue.notation("Blue cruiser: SPD15.3 TS30P")
+        blue.page.reload()
+        blue.at(1, "command")
+        blue.notation("Blue cruiser: SPD15.3 TS30P")
+        assert blue.part.locator('[data-role="degrees"]').input_value() == "30"
+        blue.seal()
+        blue.at(1, "gunnery")
+        blue.untouched()
+    finally:
+        context.close()

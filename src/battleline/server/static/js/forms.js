@@ -385,11 +385,19 @@ function showProblems(problems) {
 
 async function compose() {
   if (!data || !data.form) return null;
-  const { response, body } = await app.api("/compose", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ turn: data.turn, phase: data.phase, form: filled() }),
-  });
+  let answer;
+  try {
+    answer = await app.api("/compose", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ turn: data.turn, phase: data.phase, form: filled() }),
+    });
+  } catch (_) {
+    root.querySelector(".forms-status").textContent =
+      "The server cannot be reached; what you filled in is kept.";
+    return null;
+  }
+  const { response, body } = answer;
   if (!response.ok) {
     showProblems([{ field: null, message: (body && body.detail) || `the server answered ${response.status}` }]);
     return null;
@@ -397,16 +405,41 @@ async function compose() {
   composed = body;
   root.querySelector(".forms-notation").textContent = body.text || "(no orders for this phase)";
   showProblems(body.problems);
-  // The live part keeps a draft to send once the server answers again (where it exists).
-  if (app.saveDraft) {
-    app.saveDraft({ turn: data.turn, phase: data.phase, lines: body.lines, fields: body.fields, form: filled() });
-  }
   return body;
 }
 
 function changed() {
   clearTimeout(timer);
   timer = setTimeout(compose, COMPOSE_MS);
+  if (app.saveDraft) app.saveDraft("form", snapshot()); // kept across a reload or an outage
+}
+
+// -- the draft: what is filled in, kept by the shell (app.saveDraft/loadDraft) per phase ------
+
+const value = (c) => (c.type === "checkbox" || c.type === "radio" ? c.checked : c.value);
+
+function snapshot() {
+  const form = root.querySelector(".forms-form");
+  return {
+    turns: [...root.querySelectorAll('[data-role="turns"]')].map((t) => t.children.length),
+    values: form ? [...form.querySelectorAll("select, input")].map(value) : [],
+  };
+}
+
+function restore(draft) {
+  if (!draft || !Array.isArray(draft.values) || !Array.isArray(draft.turns)) return;
+  root.querySelectorAll('[data-role="turns"]').forEach((rows, i) => {
+    const base = rows.closest(".forms-unit").dataset.field;
+    for (let k = 0; k < (draft.turns[i] || 0); k++) rows.append(turnRow(data.form, base, k));
+  });
+  const controls = [...root.querySelectorAll(".forms-form select, .forms-form input")];
+  if (controls.length !== draft.values.length) return; // another form: start afresh
+  controls.forEach((c, i) => {
+    if (c.type === "checkbox" || c.type === "radio") c.checked = draft.values[i] === true;
+    else c.value = draft.values[i];
+    c.dispatchEvent(new Event("input", { bubbles: true })); // the estimate sets the rounds offered
+    c.dispatchEvent(new Event("change", { bubbles: true }));
+  });
 }
 
 async function send(path) {
@@ -417,11 +450,20 @@ async function send(path) {
     app.say("The form has problems; nothing was sent.", "error");
     return;
   }
-  const { response, body } = await app.api(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ turn: data.turn, phase: data.phase, lines: made.lines, fields: made.fields }),
-  });
+  const payload = { turn: data.turn, phase: data.phase, lines: made.lines, fields: made.fields };
+  let answer;
+  try {
+    answer = await app.api(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(payload),
+    });
+  } catch (_) {
+    app.say("The server cannot be reached; nothing was sent.", "error");
+    if (path === "/orders") app.emit("unsent", { path, orders: payload }); // the live part queues it
+    return;
+  }
+  const { response, body } = answer;
   if (response.ok) {
     showProblems([]);
     const sealed = path === "/orders";
@@ -431,6 +473,7 @@ async function send(path) {
     root.querySelector(".forms-status").textContent = text;
     app.say(text, "ok");
     if (sealed) {
+      if (app.saveDraft) app.saveDraft("form", null);
       await app.refresh();
       await load();
     }
@@ -487,6 +530,7 @@ function render() {
   }
   parts.push(status, el("ul", { class: "forms-general", role: "alert" }));
   root.replaceChildren(...parts);
+  if (usable && app.loadDraft) restore(app.loadDraft("form"));
   if (usable) compose();
 }
 
