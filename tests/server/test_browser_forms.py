@@ -104,7 +104,17 @@ def test_two_browsers_play_cruiser_duel_to_the_end_by_the_forms(
         red.at(1, "command")
         expect(blue.part).to_contain_text("Speed (9–19.2 kn this turn)")
         blue.pick("speed", "19.2")
+        for _ in range(2):
+            blue.part.locator(".forms-add").click()
+        blue.part.locator('[data-role="degrees"]').nth(1).fill("45")
         blue.notation("Blue cruiser: SPD19.2")
+        turns = blue.part.locator('[data-field="command/Blue cruiser/turn/0"]')
+        expect(turns.locator(".forms-problem")).to_contain_text("whole number of degrees")
+        turns.locator(".forms-remove").click()  # the empty first turn goes; the 45° one moves up
+        blue.notation("Blue cruiser: SPD19.2 TS45S")
+        expect(blue.part.locator(".forms-turn legend")).to_have_text(["Turn 1"])
+        blue.part.locator(".forms-remove").click()
+        expect(blue.part.locator(".forms-notation")).to_have_text("Blue cruiser: SPD19.2")
         blue.seal()
         red.seal()
 
