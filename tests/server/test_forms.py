@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +70,20 @@ def true_range(made: dict[str, Any], seats: dict[str, Seat], a: str, b: str) -> 
     poses = seats["umpire"].get("umpire").json()["state"]["poses"]
     p, q = poses[a], poses[b]
     return round(math.hypot(p["x"] - q["x"], p["y"] - q["y"]))
+
+
+def until(seats: dict[str, Seat], reached: Callable[[dict[str, Any]], bool]) -> None:
+    """Seal no orders for every side asked, phase after phase, until ``reached`` (at most three
+    turns on, and never past the end)."""
+    for _ in range(15):
+        f = forms(seats["Blue"])
+        if reached(f):
+            return
+        assert not f["finished"], f
+        for side in ("Blue", "Red"):
+            if forms(seats[side])["waiting"]:
+                assert seats[side].order(f["turn"], f["phase"]).status_code == 200, f
+    raise AssertionError(f"not reached: {forms(seats['Blue'])}")
 
 
 def to_gunnery(seats: dict[str, Seat], blue_speed: str = "19.2") -> None:
@@ -316,11 +330,7 @@ def test_torpedo_form_counts_the_tubes_left(client: TestClient) -> None:
         == 200
     )
     seats["Red"].order(1, "torpedo")
-    while forms(blue)["phase"] != "torpedo":
-        f = forms(blue)
-        for side in ("Blue", "Red"):
-            if forms(seats[side])["waiting"]:
-                assert seats[side].order(f["turn"], f["phase"]).status_code == 200, f
+    until(seats, lambda f: f["turn"] == 2 and f["phase"] == "torpedo")
     mounts = {m["key"]: m for m in forms(blue)["form"]["ships"][0]["mounts"]}
     assert mounts["beam"]["left"] == 2
 
@@ -332,18 +342,11 @@ def _to_damage_control(seats: dict[str, Seat], made: dict[str, Any]) -> None:
     for side in ("Blue", "Red"):
         r = seats[side].order(1, "gunnery", *broadside(seats[side], est))
         assert r.status_code == 200, r.text
-    while forms(seats["Blue"])["phase"] != "command":
-        f = forms(seats["Blue"])
-        for side in ("Blue", "Red"):
-            if forms(seats[side])["waiting"]:
-                assert seats[side].order(f["turn"], f["phase"]).status_code == 200
+    until(seats, lambda f: f["phase"] == "command")
     assert seats["Red"].order(2, "command", "Red cruiser: SIG SURRENDER").status_code == 200
     assert seats["Blue"].order(2, "command").status_code == 200
-    while forms(seats["Blue"])["phase"] != "damage":
-        f = forms(seats["Blue"])
-        assert seats["Blue"].order(f["turn"], f["phase"]).status_code == 200, f
-        if forms(seats["Red"])["waiting"]:
-            seats["Red"].order(f["turn"], f["phase"])
+    until(seats, lambda f: f["phase"] == "damage")
+    assert forms(seats["Blue"])["turn"] == 2, f"seed {DC_SEED} no longer damages Yoshino"
 
 
 def test_damage_control_offers_what_the_damage_allows(client: TestClient) -> None:
