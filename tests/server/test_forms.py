@@ -202,6 +202,7 @@ def test_mountings_that_bear_agree_with_the_gunnery_check(client: TestClient) ->
         if key not in offered:
             r = check(blue, [f"Yoshino: Kasagi @4000 {key}:1"])
             assert r.status_code == 422 and "cannot bear" in r.json()["detail"], key
+            assert "bearing" not in r.json()["detail"]  # the true bearing would fix her position
             continue
         for bracket in offered[key]["rounds"]:
             estimate = int(bracket["upto_m"]) - 100
