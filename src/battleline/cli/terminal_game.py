@@ -146,19 +146,14 @@ def _bf1900_ship(ship: Any, contacts: Sequence[Any], card: Any = None) -> list[s
 
 
 def refusals(game: Game[Any, Any], side: str, lines: Sequence[str]) -> list[str]:
-    """Every problem with a set of order lines, each line checked on its own, then the set."""
-    problems: list[str] = []
-    for line in lines:
-        try:
-            game.check(side, [line])
-        except BattlelineError as exc:
-            problems.append(f"{line!r}: {exc}")
-    if not problems:
-        try:
-            game.check(side, list(lines))
-        except BattlelineError as exc:
-            problems.append(str(exc))
-    return problems
+    """Every problem with a set of order lines (:func:`battleline.game.order_problems`), each
+    prefixed with the line it belongs to."""
+    from battleline.game import order_problems
+
+    return [
+        p.message if p.line is None else f"{lines[p.line]!r}: {p.message}"
+        for p in order_problems(game, side, lines)
+    ]
 
 
 def install_completion(names: Sequence[str]) -> None:

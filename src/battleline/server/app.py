@@ -37,7 +37,7 @@ from battleline.errors import (
     OrderSyntaxError,
     UnknownNameError,
 )
-from battleline.server import adapter
+from battleline.server import adapter, adapter_forms
 from battleline.server.context import ERRORS, GameId, ServerContext, Token
 from battleline.server.limits import Guard, Limits
 from battleline.server.models import (
@@ -77,6 +77,14 @@ _log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 #: The next ``since`` for ``GET /view`` (how many events the game has, seen or not).
 EVENTS_HEADER = "X-Battleline-Events"
+
+
+class OrdersRefused(Exception):
+    """Orders the engine refused, with every problem (``adapter_forms.problems``)."""
+
+    def __init__(self, problems: list[dict[str, Any]]) -> None:
+        super().__init__(problems[0]["message"] if problems else "refused")
+        self.problems = problems
 
 
 def _where(loc: Sequence[Any]) -> str:
@@ -281,6 +289,19 @@ def create_app(
                 f"{turn} {phase}",
             )
 
+    def refused(live: LiveGame, side: str, req: OrdersIn, exc: Exception) -> OrdersRefused:
+        """Every problem of refused orders, each with its line and form field."""
+        found = adapter_forms.problems(
+            live.game, side, req.lines, req.turn, req.phase, req.fields
+        ) or [{"line": None, "field": None, "message": str(exc)}]
+        return OrdersRefused(found)
+
+    @app.exception_handler(OrdersRefused)
+    async def orders_refused(_r: Request, exc: OrdersRefused) -> JSONResponse:
+        """422 listing every problem; ``detail`` joins them (for clients reading one line)."""
+        detail = "; ".join(p["message"] for p in exc.problems)
+        return JSONResponse({"detail": detail, "problems": exc.problems}, status_code=422)
+
     @app.post("/api/games/{game_id}/check", responses=errors)
     def check(game_id: GameId, req: OrdersIn, token: Token) -> CheckOut:
         """Check orders for the open phase without sealing them."""
@@ -290,7 +311,7 @@ def create_app(
             try:
                 adapter.check(live.game, side, req.lines, req.turn, req.phase)
             except (OrderSyntaxError, IllegalOrderError, UnknownNameError) as exc:
-                raise HTTPException(422, str(exc)) from None
+                raise refused(live, side, req, exc) from None
         return CheckOut(ok=True)
 
     @app.post("/api/games/{game_id}/orders", responses=errors)
@@ -305,7 +326,7 @@ def create_app(
             try:
                 adapter.submit(game, side, req.lines, req.turn, req.phase)
             except (OrderSyntaxError, IllegalOrderError, UnknownNameError) as exc:
-                raise HTTPException(422, str(exc)) from None  # nothing was sealed
+                raise refused(live, side, req, exc) from None  # nothing was sealed
             failure: str | None = None
             try:
                 advance_ai(live)

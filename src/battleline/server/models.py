@@ -131,6 +131,11 @@ class OrdersIn(_In):
     turn: int = Field(ge=1, le=10_000)
     phase: str = Field(min_length=1, max_length=50)
     lines: list[Annotated[str, Field(max_length=500)]] = Field(max_length=300)
+    #: The form field each line came from (``POST /compose`` gives them), so that each problem
+    #: is answered next to its field; optional, one per line.
+    fields: list[Annotated[str, Field(max_length=300)] | None] | None = Field(
+        default=None, max_length=300
+    )
 
 
 class OrdersOut(BaseModel):
@@ -150,7 +155,16 @@ class CheckOut(BaseModel):
     ok: bool
 
 
+class OrderProblem(BaseModel):
+    """One problem with a side's orders: the line (index) and form field it belongs to."""
+
+    line: int | None
+    field: str | None
+    message: str
+
+
 class Problem(BaseModel):
-    """An error: a message naming the field, ship or rule."""
+    """An error: a message naming the field, ship or rule (orders refused: every problem)."""
 
     detail: str
+    problems: list[OrderProblem] | None = None

@@ -168,8 +168,10 @@ class _Checker:
             if bears.in_arc == 0:
                 raise self.fail(
                     e,
-                    f"mounting {key} cannot bear: target at relative bearing {theta:.1f}°, "
-                    f"arcs {_fmt_arcs(mounting_arcs(mount))}",
+                    # The true bearing stays out of the answer: from two ships it would fix
+                    # the target's true position, and so the range (no ruler, issue 11 §4).
+                    f"mounting {key} cannot bear on {e.target} where she lies: its arcs are "
+                    f"{_fmt_arcs(mounting_arcs(mount))}",
                     arc_rule(mount),
                 )
             if bears.guns == 0:

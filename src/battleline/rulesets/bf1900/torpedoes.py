@@ -396,8 +396,8 @@ def _check_launch(
     if arc is None:
         arcs = " or ".join(f"[{a:g}°, {b:g}°]" for a, b in launch_arcs(mount))
         raise IllegalOrderError(
-            f"torpedo launch {who}: {launch.target} bears {theta:.0f}° off the bow, outside the "
-            f"{mount.position} tubes' arc {arcs} (BF6-TORP-09, BF6-TORP-10)"
+            f"torpedo launch {who}: {launch.target} lies outside the {mount.position} tubes' "
+            f"arc {arcs} (BF6-TORP-09, BF6-TORP-10; her true bearing is not told)"
         )
     side = launching_side(mount, arc)
     if mount.position == "beam":

@@ -112,7 +112,7 @@ function say(text, kind) {
 
 function summary(ship) {
   const log = ship.log;
-  if (!log) return ""; // a ruleset whose view has no bf1900 ship log (DBA)
+  if (!log) return ship.sunk ? "sunk" : ship.crippled ? "crippled" : ""; // a DBA ship: no log
   const notes = [];
   if (log.sunk) notes.push("sunk");
   if (log.surrendered) notes.push("struck");
