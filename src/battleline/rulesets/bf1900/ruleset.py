@@ -43,7 +43,7 @@ from battleline.rulesets.bf1900.divisions import (
     initial_wake,
 )
 from battleline.rulesets.bf1900.hits import Ammo
-from battleline.rulesets.bf1900.observation import observing, sighted
+from battleline.rulesets.bf1900.observation import observing, sighted, watchers
 from battleline.rulesets.bf1900.outward import announced
 from battleline.rulesets.bf1900.planning import PlannedMove
 from battleline.rulesets.bf1900.scales import Scale, get_scale
@@ -507,6 +507,7 @@ def resolve_torpedo(state: Bf1900State, orders: Orders, dice: SeededDice, events
             dice,
             events,
             harbour=nets_out(state),
+            seen_by=watchers(state, [la.firer for la in launches]),
         )
     )
 

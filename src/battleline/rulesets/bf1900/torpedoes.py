@@ -454,6 +454,7 @@ def resolve_torpedoes(
     harbour: bool | Collection[str] = False,
     die: int = 6,
     runs_under: int = NORMAL_DEPTH_MISSES_UP_TO,
+    seen_by: Mapping[str, tuple[str, ...]] | None = None,
 ) -> list[TorpedoHit]:
     """Launch the declared torpedoes and run them to their targets (BF6-TORP-01..11).
 
@@ -465,8 +466,17 @@ def resolve_torpedoes(
     those use the "stationary_nets" line (BF12C-TH-04). Returns the hits for Damage Step Two.
     ``die`` is the edition's die for the to-hit roll (12 in the 1D12 edition, BF12C-TH-01) and
     ``runs_under`` the largest size a normal-depth torpedo passes under on its size scale.
+    ``seen_by`` names, for each firer, the other sides that can see her: only they see her
+    launch and her name on the torpedoes' ends (issue 11 §3); ``None`` shows both to every side.
     """
     validate_launches(launches, poses, logs, scale, land)
+    sides = tuple(dict.fromkeys(log.side for log in logs.values()))
+    sight = {
+        la.firer: _Sight.of(
+            logs[la.firer].side, sides, None if seen_by is None else seen_by[la.firer]
+        )
+        for la in launches
+    }
     for launch in launches:
         log = logs[launch.firer]
         mount = _mount(log, launch.mount)
@@ -487,11 +497,11 @@ def resolve_torpedoes(
             count=launch.count,
             launch_side=side,
         )
-        events.emit(
+        sight[launch.firer].emit(
+            events,
             EventKind.TORPEDO_LAUNCH,
             f"{launch.firer} launches torpedoes at {launch.target}",
-            ship=launch.firer,
-            public=True,
+            launch.firer,
             target=launch.target,
         )
         events.emit(
@@ -505,6 +515,7 @@ def resolve_torpedoes(
     for launch in launches:
         for _ in range(launch.count):
             hit = _run(launch, poses, logs, charts, dice, events, harbour, die, runs_under)
+            _seen(events, launch, sight[launch.firer], hit=hit is not None)
             if hit is not None:
                 hits.append(hit)
     return hits
@@ -540,7 +551,6 @@ def _run(
             mount=mount.key,
             reason="depth",
         )
-        _seen(events, launch, hit=False)
         return None
     at_anchor = harbour is True or (not isinstance(harbour, bool) and launch.target in harbour)
     course: Course = "stationary_nets" if at_anchor else course_relation(here, there)
@@ -563,7 +573,6 @@ def _run(
             need=need,
             roll=roll,
         )
-        _seen(events, launch, hit=False)
         return None
     side = embattled_side(there.bearing_to(here.x, here.y))
     events.emit(
@@ -581,21 +590,52 @@ def _run(
         embattled=side.value,
         shallow=shallow,
     )
-    _seen(events, launch, hit=True)
     return TorpedoHit(launch.firer, launch.target, mount.key, mount.size, shallow, side)
 
 
-def _seen(events: EventLog, launch: TorpedoLaunch, *, hit: bool) -> None:
-    """What everyone at the table sees of one torpedo's end: a hit or a miss, no dice."""
-    events.emit(
-        EventKind.TORPEDO_HIT if hit else EventKind.TORPEDO_MISS,
+@dataclass(frozen=True, slots=True)
+class _Sight:
+    """Who at the table sees one firer: her own side, the other sides that can see her
+    (``watching``) and those that cannot (``blind``)."""
+
+    own: str
+    watching: tuple[str, ...]
+    blind: tuple[str, ...]
+
+    @classmethod
+    def of(cls, own: str, sides: Sequence[str], watching: Collection[str] | None) -> _Sight:
+        """Every other side watches when ``watching`` is ``None``."""
+        others = [s for s in sides if s != own]
+        blind = () if watching is None else tuple(s for s in others if s not in watching)
+        return cls(own, tuple(s for s in others if s not in blind), blind)
+
+    def emit(self, events: EventLog, kind: EventKind, text: str, ship: str, **data: Any) -> None:
+        """An event about the firer: public when every side sees her, else her own side's and
+        the watchers'."""
+        if self.blind:
+            events.emit(kind, text, ship=ship, side=self.own, seen_by=self.watching, **data)
+        else:
+            events.emit(kind, text, ship=ship, public=True, **data)
+
+
+def _seen(events: EventLog, launch: TorpedoLaunch, sight: _Sight, *, hit: bool) -> None:
+    """What everyone at the table sees of one torpedo's end: a hit or a miss, no dice. A side
+    that cannot see the firer is not told whose torpedo it was."""
+    kind = EventKind.TORPEDO_HIT if hit else EventKind.TORPEDO_MISS
+    if sight.blind:
+        events.emit(
+            kind,
+            f"{launch.target} is hit by a torpedo" if hit else f"a torpedo misses {launch.target}",
+            ship=launch.target,
+            side=sight.blind[0],
+            seen_by=sight.blind[1:],
+        )
+    text = (
         f"{launch.target} is hit by a torpedo from {launch.firer}"
         if hit
-        else f"a torpedo from {launch.firer} misses {launch.target}",
-        ship=launch.target,
-        public=True,
-        firer=launch.firer,
+        else f"a torpedo from {launch.firer} misses {launch.target}"
     )
+    sight.emit(events, kind, text, launch.target, firer=launch.firer)
 
 
 def max_torpedo_range(log: ShipLog) -> float:

@@ -20,6 +20,7 @@ from battleline.engine.events import EventLog
 from battleline.engine.ruleset import PhaseSpec
 from battleline.rulesets.bf1900 import ruleset as bf6
 from battleline.rulesets.bf1900 import torpedoes
+from battleline.rulesets.bf1900.observation import watchers
 from battleline.rulesets.bf1900.state import Bf1900State
 from battleline.rulesets.bf1900_12.charts import DIE, Charts12, load_charts
 from battleline.rulesets.bf1900_12.damage import run_damage_phase
@@ -72,6 +73,7 @@ def resolve_torpedo(state: Bf1900State, orders: Orders, dice: SeededDice, events
             die=DIE,
             runs_under=runs_under_size(),
             harbour=bf6.nets_out(state),
+            seen_by=watchers(state, [la.firer for la in launches]),
         )
     )
 
