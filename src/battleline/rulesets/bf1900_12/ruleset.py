@@ -21,6 +21,7 @@ from battleline.engine.ruleset import PhaseSpec
 from battleline.rulesets.bf1900 import ruleset as bf6
 from battleline.rulesets.bf1900 import torpedoes
 from battleline.rulesets.bf1900.observation import watchers
+from battleline.rulesets.bf1900.orders import own_ship, split_ship
 from battleline.rulesets.bf1900.state import Bf1900State
 from battleline.rulesets.bf1900_12.charts import DIE, Charts12, load_charts
 from battleline.rulesets.bf1900_12.damage import run_damage_phase
@@ -85,8 +86,8 @@ def parse_damage_control(
     out: list[DC12Declaration] = []
     per_ship: dict[str, list[DC12Declaration]] = {}
     for text in texts:
-        ship, rest = bf6._split_ship(text)
-        log = bf6._own_ship(state, side, ship, "damage")
+        ship, rest = split_ship(text)
+        log = own_ship(state, side, ship, "damage")
         decls = parse_declarations(ship, rest)
         per_ship.setdefault(ship, []).extend(decls)
         validate_declarations(log, per_ship[ship], dc_pool(log))
