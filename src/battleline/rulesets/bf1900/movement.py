@@ -32,7 +32,9 @@ from battleline.rulesets.bf1900.collisions import (
     resolve_tracks,
     track_poses,
 )
-from battleline.rulesets.bf1900.collisions import _Sweep as _Sweep  # importable here as before the split
+
+# importable here as before the split
+from battleline.rulesets.bf1900.collisions import _Sweep as _Sweep
 from battleline.rulesets.bf1900.scales import Scale
 from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.tracks import (
