@@ -259,6 +259,22 @@ def resolve_gunnery(state: Bf1900State, orders: Orders, dice: SeededDice, events
 
 def resolve_torpedo(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
     """Launch and run the declared torpedoes (BF6-TORP-01..11)."""
+    torpedo_step(state, orders, dice, events, charts_in_play())
+
+
+def torpedo_step(
+    state: Bf1900State,
+    orders: Orders,
+    dice: SeededDice,
+    events: EventLog,
+    charts: torpedoes.TorpedoChart,
+    *,
+    die: int = 6,
+    runs_under: int = torpedoes.NORMAL_DEPTH_MISSES_UP_TO,
+) -> None:
+    """The torpedo step of either edition: every side's launches run on the edition's chart and
+    die (``torpedoes.resolve_torpedoes``), ships at anchor with nets out on the nets line, each
+    launch seen by the sides in sight of the firer; the hits wait for Damage Step Two."""
     launches = [launch for side in state.sides for launch in orders[side]]
     state.torpedo_hits = []
     if not launches:
@@ -270,10 +286,12 @@ def resolve_torpedo(state: Bf1900State, orders: Orders, dice: SeededDice, events
             state.logs,
             scale_of(state),
             land_of(state),
-            charts_in_play(),
+            charts,
             dice,
             events,
             harbour=nets_out(state),
+            die=die,
+            runs_under=runs_under,
             seen_by=watchers(state, [la.firer for la in launches]),
         )
     )
@@ -504,6 +522,7 @@ __all__ = [
     "shells_of",
     "ship_fate",
     "ship_points",
+    "torpedo_step",
     "use_charts",
     "verdict",
 ]

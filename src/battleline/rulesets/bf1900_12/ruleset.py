@@ -19,8 +19,6 @@ from battleline.engine.dice import SeededDice
 from battleline.engine.events import EventLog
 from battleline.engine.ruleset import PhaseSpec
 from battleline.rulesets.bf1900 import ruleset as bf6
-from battleline.rulesets.bf1900 import torpedoes
-from battleline.rulesets.bf1900.observation import watchers
 from battleline.rulesets.bf1900.orders import own_ship, split_ship
 from battleline.rulesets.bf1900.state import Bf1900State
 from battleline.rulesets.bf1900_12.charts import DIE, Charts12, load_charts
@@ -57,26 +55,7 @@ def new_state(scenario: str, seed: int) -> Bf1900State:
 def resolve_torpedo(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
     """Launch and run torpedoes; each rolls a d12 on the Torpedo Hits chart (BF12C-TH-01..04).
     A normal-depth torpedo passes under a 1D12 size of 22 or less (BF6-TORP-07)."""
-    launches = [launch for side in state.sides for launch in orders[side]]
-    state.torpedo_hits = []
-    if not launches:
-        return
-    state.torpedo_hits = list(
-        torpedoes.resolve_torpedoes(
-            launches,
-            state.poses,
-            state.logs,
-            bf6.scale_of(state),
-            bf6.land_of(state),
-            charts(),
-            dice,
-            events,
-            die=DIE,
-            runs_under=runs_under_size(),
-            harbour=bf6.nets_out(state),
-            seen_by=watchers(state, [la.firer for la in launches]),
-        )
-    )
+    bf6.torpedo_step(state, orders, dice, events, charts(), die=DIE, runs_under=runs_under_size())
 
 
 def parse_damage_control(
