@@ -6,8 +6,9 @@ resolution.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from battleline.errors import IllegalOrderError, OrderSyntaxError
 from battleline.rulesets.bf1900 import command, gunnery, notation, torpedoes
@@ -20,6 +21,9 @@ from battleline.rulesets.bf1900.scenario import get_scenario
 from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.state import Bf1900State
 from battleline.rulesets.bf1900.victory import ship_fate
+
+#: A damage-control declaration of either edition.
+D = TypeVar("D")
 
 # -- order parsing ---------------------------------------------------------------------------
 
@@ -150,14 +154,27 @@ def parse_damage_control(
 ) -> list[DCDeclaration]:
     """Read ``<ship>: P; M:A`` lines: each ship's Step Three declarations, named before any die
     is rolled (BF6-REP-05), checked against its log (BF6-DC-02/04, BF6-SINK-03)."""
-    out: list[DCDeclaration] = []
-    per_ship: dict[str, list[DCDeclaration]] = {}
+    return read_declarations(state, side, texts, parse_declarations, validate_declarations)
+
+
+def read_declarations(
+    state: Bf1900State,
+    side: str,
+    texts: Sequence[str],
+    parse: Callable[[str, str], list[D]],
+    check: Callable[[ShipLog, list[D]], None],
+) -> list[D]:
+    """Read ``<ship>: <declarations>`` lines of either edition's damage control: each line is
+    ``parse``d for one of the side's own ships and ``check``ed with all that ship's declarations
+    so far, so a ship's lines are judged together."""
+    out: list[D] = []
+    per_ship: dict[str, list[D]] = {}
     for text in texts:
         ship, rest = split_ship(text)
         log = own_ship(state, side, ship, "damage")
-        decls = parse_declarations(ship, rest)
+        decls = parse(ship, rest)
         per_ship.setdefault(ship, []).extend(decls)
-        validate_declarations(log, per_ship[ship])
+        check(log, per_ship[ship])
         out.extend(decls)
     return out
 

@@ -31,7 +31,6 @@ from battleline.engine.geometry import Pose
 from battleline.engine.ruleset import PhaseSpec, ShipFate
 from battleline.engine.state import Result
 from battleline.rulesets.bf1900 import command, gunnery, notation, planning, torpedoes
-from battleline.rulesets.bf1900.damage.declarations import DCDeclaration
 from battleline.rulesets.bf1900.damage.phase import run_damage_phase
 from battleline.rulesets.bf1900.divisions import (
     Division,
@@ -297,18 +296,23 @@ def torpedo_step(
     )
 
 
-def resolve_damage(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
-    """Damage Steps One to Four (BF6-DMG-02..13): fire and flooding, the turn's shell sets and
-    torpedo hits, the declared damage control, sinking and listing (``damage.phase``)."""
-    declarations: dict[str, list[DCDeclaration]] = {}
+def declared_by_ship(state: Bf1900State, orders: Orders) -> dict[str, list[Any]]:
+    """Every side's damage-control declarations, by ship, in side order (either edition)."""
+    declarations: dict[str, list[Any]] = {}
     for side in state.sides:
         for decl in orders[side]:
             declarations.setdefault(decl.ship, []).append(decl)
+    return declarations
+
+
+def resolve_damage(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
+    """Damage Steps One to Four (BF6-DMG-02..13): fire and flooding, the turn's shell sets and
+    torpedo hits, the declared damage control, sinking and listing (``damage.phase``)."""
     run_damage_phase(
         state.logs,
         list(state.shell_sets),
         list(state.torpedo_hits),
-        declarations,
+        declared_by_ship(state, orders),
         charts_in_play(),
         dice,
         events,
@@ -504,6 +508,7 @@ __all__ = [
     "bf1900_scenario_names",
     "check_bf1900_scenario",
     "crippled",
+    "declared_by_ship",
     "end_turn",
     "land_of",
     "nets_out",
