@@ -54,7 +54,7 @@ ships = [{{ name = "Akatsuki", class = "Ikazuchi" }}]
 def _game(tmp_path: Path, extra: str) -> Game[Any, Any]:
     path = tmp_path / "torpedo-sight.toml"
     path.write_text(SCENARIO.format(extra=extra), encoding="utf-8")
-    return new_game(str(path), 2)
+    return new_game(str(path), 1)  # seed 1: both torpedoes hit
 
 
 def _launch_both(game: Game[Any, Any]) -> None:
@@ -77,18 +77,23 @@ def _torpedo_events(game: Game[Any, Any], side: str) -> list[str]:
 
 
 def test_a_launch_beyond_visibility_is_not_in_the_other_sides_events(tmp_path: Path) -> None:
-    """Blue sees Inazuma's launch, not Akatsuki's; both torpedoes' ends show to Blue, the unseen
-    one without her name. Red's own record holds both launches in full."""
+    """Blue sees Inazuma's launch, not Akatsuki's; both torpedoes strike Mikasa, and Blue is
+    told of the unseen one, in the torpedo step and in Damage Step Two, without her name. Red's
+    own record holds both launches in full."""
     game = _game(tmp_path, "visibility_m = 1000")
     assert {c.name for c in game.view("Blue").contacts} == {"Inazuma"}
     _launch_both(game)
+    assert game.state.turn == 2  # the Damage Phase of turn 1 is over
     blue = _torpedo_events(game, "Blue")
     assert "Inazuma launches torpedoes at Mikasa" in blue
-    assert not any("Akatsuki" in text for text in blue)
-    assert not any("Akatsuki" in e.text for e in game.events_for("Blue"))
+    assert "Mikasa is hit by a torpedo from Inazuma" in blue
+    assert not any(
+        "Akatsuki" in e.text or "Akatsuki" in str(e.data) for e in game.events_for("Blue")
+    )
     assert "Akatsuki" not in game.view("Blue").to_json()
-    ends = [t for t in blue if "Inazuma" not in t and "launches" not in t]
-    assert ends in (["a torpedo misses Mikasa"], ["Mikasa is hit by a torpedo"])
+    assert "Mikasa is hit by a torpedo" in blue
+    strikes = [t for t in blue if t.startswith("Mikasa: shallow torpedo")]
+    assert len(strikes) == 2 and sum("from Inazuma (centreline)" in t for t in strikes) == 1
     red = _torpedo_events(game, "Red")
     assert "Akatsuki launches torpedoes at Mikasa" in red
     assert any(t.startswith("Akatsuki launches 1 torpedo(es)") for t in red)

@@ -17,7 +17,7 @@ keeps the running depth and the Torpedo Movement Phase, and every name it held b
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from battleline.engine.dice import Dice
@@ -175,6 +175,8 @@ def resolve_torpedoes(
     for launch in launches:
         for _ in range(launch.count):
             hit = _run(launch, poses, logs, charts, dice, events, harbour, die, runs_under)
+            if hit is not None and logs[launch.target].side in sight[launch.firer].blind:
+                hit = replace(hit, firer_seen=False)
             _seen(events, launch, sight[launch.firer], hit=hit is not None)
             if hit is not None:
                 hits.append(hit)
