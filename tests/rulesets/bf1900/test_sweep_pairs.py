@@ -1,4 +1,4 @@
-"""The collision sweep's pair filter (``movement._Sweep._may_meet``): a pair it drops is never
+"""The collision sweep's pair filter (``collisions._Sweep._may_meet``): a pair it drops is never
 near at any sub-step, so the broad phase finds the same pairs (BF6-MOV-01/05 collisions)."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battleline.engine.geometry import Pose
-from battleline.rulesets.bf1900.movement import Leg, _Sweep, trace
+from battleline.rulesets.bf1900.collisions import _Sweep
+from battleline.rulesets.bf1900.movement import Leg, trace
 
 legs = st.lists(
     st.one_of(

@@ -66,7 +66,9 @@ class ShellSet:
 
 @dataclass(frozen=True, slots=True)
 class TorpedoHit:
-    """One torpedo that struck in the Torpedo Movement Phase (BF6-DMG-08)."""
+    """One torpedo that struck in the Torpedo Movement Phase (BF6-DMG-08). ``firer_seen`` is
+    false when no ship of the target's side could see the firer: her log is then not told whose
+    torpedo it was (issue 11 §3)."""
 
     firer: str
     target: str
@@ -74,3 +76,4 @@ class TorpedoHit:
     size: int
     shallow: bool
     aspect: Aspect
+    firer_seen: bool = True

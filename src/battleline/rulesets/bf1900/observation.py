@@ -26,6 +26,7 @@ in view at her exact pose, as on a tabletop.
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -244,6 +245,28 @@ def sighted(state: Bf1900State, side: str) -> dict[str, str]:
     return _sight(state, side)[0]
 
 
+def watchers(state: Bf1900State, ships: Collection[str]) -> dict[str, tuple[str, ...]]:
+    """For each of ``ships``, the other sides that can see her (:func:`sighted`), in side order:
+    who sees a torpedo launch from her (issue 11, §3). With observed positions off, every other
+    side, as on a tabletop."""
+    by_side: dict[str, dict[str, str]] = {}
+    out: dict[str, tuple[str, ...]] = {}
+    for ship in ships:
+        own = state.logs[ship].side
+        seeing: list[str] = []
+        for side in state.sides:
+            if side == own:
+                continue
+            if observing(state):
+                if side not in by_side:
+                    by_side[side] = sighted(state, side)
+                if ship not in by_side[side]:
+                    continue
+            seeing.append(side)
+        out[ship] = tuple(seeing)
+    return out
+
+
 def _sight(
     state: Bf1900State, side: str
 ) -> tuple[dict[str, str], dict[str, tuple[float, float]], dict[str, float]]:
@@ -402,4 +425,5 @@ __all__ = [
     "observing",
     "side_skill",
     "sighted",
+    "watchers",
 ]

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from battleline.engine.events import Event
 from battleline.engine.geometry import Pose
-from battleline.engine.state import canonical_json, plain
+from battleline.engine.state import canonical_json
+from battleline.engine.view import fields_but, view_dict
 from battleline.rulesets.bf1900.observation import Contact, contacts_for
 from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.state import Bf1900State, log_to_dict
@@ -73,23 +74,8 @@ class SideView:
         raise KeyError(name)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON form (what a server sends)."""
-        out: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            if name == "events":
-                out[name] = [e.to_dict() for e in value]
-            elif name == "own":
-                out[name] = [
-                    {
-                        **plain({f: getattr(s, f) for f in s.__dataclass_fields__ if f != "log"}),
-                        "log": log_to_dict(s.log),
-                    }
-                    for s in value
-                ]
-            else:
-                out[name] = plain(value)
-        return out
+        """Plain JSON form (what a server sends); each own ship's log in full."""
+        return view_dict(self, lambda s: {**fields_but(s, "log"), "log": log_to_dict(s.log)})
 
     def to_json(self) -> str:
         """Canonical JSON text."""

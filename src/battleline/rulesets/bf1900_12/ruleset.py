@@ -19,7 +19,7 @@ from battleline.engine.dice import SeededDice
 from battleline.engine.events import EventLog
 from battleline.engine.ruleset import PhaseSpec
 from battleline.rulesets.bf1900 import ruleset as bf6
-from battleline.rulesets.bf1900 import torpedoes
+from battleline.rulesets.bf1900.orders import read_declarations
 from battleline.rulesets.bf1900.state import Bf1900State
 from battleline.rulesets.bf1900_12.charts import DIE, Charts12, load_charts
 from battleline.rulesets.bf1900_12.damage import run_damage_phase
@@ -55,54 +55,29 @@ def new_state(scenario: str, seed: int) -> Bf1900State:
 def resolve_torpedo(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
     """Launch and run torpedoes; each rolls a d12 on the Torpedo Hits chart (BF12C-TH-01..04).
     A normal-depth torpedo passes under a 1D12 size of 22 or less (BF6-TORP-07)."""
-    launches = [launch for side in state.sides for launch in orders[side]]
-    state.torpedo_hits = []
-    if not launches:
-        return
-    state.torpedo_hits = list(
-        torpedoes.resolve_torpedoes(
-            launches,
-            state.poses,
-            state.logs,
-            bf6.scale_of(state),
-            bf6.land_of(state),
-            charts(),
-            dice,
-            events,
-            die=DIE,
-            runs_under=runs_under_size(),
-            harbour=bf6.nets_out(state),
-        )
-    )
+    bf6.torpedo_step(state, orders, dice, events, charts(), die=DIE, runs_under=runs_under_size())
 
 
 def parse_damage_control(
     state: Bf1900State, side: str, texts: Sequence[str]
 ) -> list[DC12Declaration]:
     """Read ``<ship>: P; M:A; FIRE`` lines and check them (BF12-DC-01..04)."""
-    out: list[DC12Declaration] = []
-    per_ship: dict[str, list[DC12Declaration]] = {}
-    for text in texts:
-        ship, rest = bf6._split_ship(text)
-        log = bf6._own_ship(state, side, ship, "damage")
-        decls = parse_declarations(ship, rest)
-        per_ship.setdefault(ship, []).extend(decls)
-        validate_declarations(log, per_ship[ship], dc_pool(log))
-        out.extend(decls)
-    return out
+    return read_declarations(
+        state,
+        side,
+        texts,
+        parse_declarations,
+        lambda log, decls: validate_declarations(log, decls, dc_pool(log)),
+    )
 
 
 def resolve_damage(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
     """The 1D12 Damage Phase (BF12-DMG-02..07)."""
-    declarations: dict[str, list[DC12Declaration]] = {}
-    for side in state.sides:
-        for decl in orders[side]:
-            declarations.setdefault(decl.ship, []).append(decl)
     run_damage_phase(
         state.logs,
         list(state.shell_sets),
         list(state.torpedo_hits),
-        declarations,
+        bf6.declared_by_ship(state, orders),
         charts(),
         dice,
         events,

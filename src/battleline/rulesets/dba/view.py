@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from battleline.engine.events import Event
 from battleline.engine.geometry import Pose
-from battleline.engine.state import plain
+from battleline.engine.view import fields_but, view_dict
 from battleline.rulesets.dba.state import DbaState
 from battleline.rulesets.dba.status import ShipStatus
 from battleline.rulesets.dba.torpedoes import torpedo_left
@@ -105,20 +105,8 @@ class DbaSideView:
         raise KeyError(name)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON form (what a server sends)."""
-        out: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            if name == "events":
-                out[name] = [e.to_dict() for e in value]
-            elif name == "own":
-                out[name] = [
-                    plain({f: getattr(s, f) for f in s.__dataclass_fields__ if f != "status"})
-                    for s in value
-                ]
-            else:
-                out[name] = plain(value)
-        return out
+        """Plain JSON form (what a server sends); own ships without their working status."""
+        return view_dict(self, lambda s: fields_but(s, "status"))
 
 
 def own_ship(s: ShipStatus, pose: Pose) -> DbaOwnShip:

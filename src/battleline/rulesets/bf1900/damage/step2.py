@@ -22,6 +22,7 @@ Step One still counts (BF6-DMG-09, EX-BF6-08; the 1D12 edition removes it, DIFF-
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
@@ -238,20 +239,24 @@ def announce_torpedo_hit(
     """Record a torpedo strike at its running-depth ``size`` (``None``: a normal-depth torpedo
     running under a small ship, BF6-TORP-07); the size it does damage with, or ``None``. Both
     editions use it."""
+    # Whose torpedo it was only where her side could see the firer (issue 11 §3).
+    whose: dict[str, Any] = {"firer": torpedo.firer} if torpedo.firer_seen else {}
     if size is None:
         events.emit(
             EventKind.NOTE,
-            f"{log.name}: {torpedo.firer}'s normal-depth torpedo runs under a size-"
-            f"{log.cls.size} ship, no damage (BF6-TORP-07)",
+            f"{log.name}: "
+            + (f"{torpedo.firer}'s normal-depth torpedo" if whose else "a normal-depth torpedo")
+            + f" runs under a size-{log.cls.size} ship, no damage (BF6-TORP-07)",
             ship=log.name,
-            firer=torpedo.firer,
+            **whose,
         )
         return None
     halved = size != torpedo.size
     depth = "shallow" if torpedo.shallow else "normal-depth"
+    source = f" from {torpedo.firer} ({torpedo.mount})" if whose else ""
     events.emit(
         EventKind.TORPEDO_HIT,
-        f"{log.name}: {depth} torpedo from {torpedo.firer} ({torpedo.mount}) strikes the "
+        f"{log.name}: {depth} torpedo{source} strikes the "
         f"{torpedo.aspect.value} side, size {torpedo.size}"
         + (
             f" halved to {size} by {log.cls.flood_protection.value} flood protection (BF6-TORP-08)"
@@ -260,9 +265,9 @@ def announce_torpedo_hit(
         )
         + f" against size {log.cls.size}",
         ship=log.name,
-        firer=torpedo.firer,
         size=size,
         halved=halved,
+        **whose,
     )
     return size
 
