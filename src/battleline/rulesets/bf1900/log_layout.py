@@ -67,6 +67,12 @@ CLASS_TITLE: dict[GunClass, str] = {
 }
 
 
+def log_title(name: str) -> str:
+    """The heading of a ship's log as every layout prints it; a secret of the other side
+    (``secrets.secrets_for``), so a leak of her whole log page is caught by its title."""
+    return f"Ship log of {name}"
+
+
 def rof_text(rof: float) -> str:
     """ROF as a log prints it: ½, 1 or 2 (BF6-ROF-01)."""
     return "\u00bd" if rof == 0.5 else f"{rof:g}"
@@ -144,6 +150,7 @@ __all__ = [
     "TYPE_NAMES",
     "FloodBox",
     "flood_boxes",
+    "log_title",
     "marks",
     "rof_text",
     "tally",

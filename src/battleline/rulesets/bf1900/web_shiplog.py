@@ -28,6 +28,7 @@ from battleline.rulesets.bf1900.log_layout import (
     ST_BOXES,
     TYPE_NAMES,
     flood_boxes,
+    log_title,
     marks,
     rof_text,
     tally,
@@ -260,6 +261,7 @@ def own_log(ship: OwnShip, view: SideView) -> Json:
     ]
     return {
         "own": True,
+        "title": log_title(ship.name),
         "name": ship.name,
         "class": c.name,
         "navy": c.navy,
