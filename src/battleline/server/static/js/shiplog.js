@@ -101,7 +101,7 @@ function row(r) {
 function ownLog(log) {
   const out = el("article", "shiplog-log");
   out.dataset.ship = log.name;
-  const head = el("header", "shiplog-head");
+  const head = el("div", "shiplog-head");
   head.appendChild(el("h4", "shiplog-name", log.title || log.name));
   head.appendChild(
     el("p", "", `${log.class} class, ${log.navy}, ${log.year} — ${log.division}, ${log.speed_knots} kn`),
@@ -110,8 +110,10 @@ function ownLog(log) {
   out.appendChild(head);
   const details = el("dl", "shiplog-details");
   for (const [k, v] of log.details) {
-    details.appendChild(el("dt", "", k));
-    details.appendChild(el("dd", "", v));
+    const pair = el("div");
+    pair.appendChild(el("dt", "", k));
+    pair.appendChild(el("dd", "", v));
+    details.appendChild(pair);
   }
   out.appendChild(details);
   for (const s of log.sections) {
@@ -137,7 +139,7 @@ function ownLog(log) {
 function enemyCard(card) {
   const out = el("article", "shiplog-log shiplog-enemy");
   out.dataset.ship = card.name;
-  const head = el("header", "shiplog-head");
+  const head = el("div", "shiplog-head");
   head.appendChild(el("h4", "shiplog-name", card.name));
   head.appendChild(el("p", "", `${card.class} (${card.type}, size ${card.size})`));
   out.appendChild(head);
