@@ -79,18 +79,35 @@ def _marks_rows(shown: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def _same_as_the_card(shown: dict[str, Any], card: Any) -> None:
+    """A TGD card page's boxes are the card's marks: batteries lost, S/F letters, H boxes."""
+    lost = sum(
+        b["mark"] == "cross"
+        for s in shown["sections"]
+        if s["id"] in ("location-1", "location-2", "location-3")
+        for r in s["rows"]
+        for b in r["boxes"]
+    )
+    assert lost == len(card.lost)
+    hull = next(s for s in shown["sections"] if s["id"] == "location-6")["rows"][0]["boxes"]
+    assert [b["mark"] for b in hull].count("cross") == min(card.hull_centre_hits, len(hull))
+    assert shown["speed_knots"] == card.speed
+
+
+@pytest.mark.parametrize("scenario", ["cruiser-duel", "cruiser-duel-1d12", "tgd-duel"])
 def test_BF6_GEN_04_own_logs_in_full_enemy_only_as_seen_and_no_secret_over_a_game(
-    unlimited: TestClient,
+    unlimited: TestClient, scenario: str
 ) -> None:
-    """Both sides read /shiplog and /shiplog/{ship} after every phase of a whole cruiser duel; each
-    answer holds none of the other side's secrets of that moment (``secrets(state, side)``), the
-    own logs match the true logs box for box, and an enemy is only a contact."""
-    made, seats = start(unlimited, seed=SEED)
+    """Both sides read /shiplog and /shiplog/{ship} after every phase of a whole game (each
+    ruleset with a log page); each answer holds none of the other side's secrets of that moment
+    (``secrets(state, side)``), the own logs (TGD: cards, TGD-CARD-01..03) match the true ones box
+    for box, and an enemy is only what shows of her."""
+    made, seats = start(unlimited, seed=SEED, scenario=scenario)
     twin = Twin(made["scenario"], SEED)
     send = _sender(seats)
     marked = 0
     while True:
-        for side in ("Blue", "Red"):
+        for side in twin.game.state.sides:
             secrets = twin.secrets(side)
             r = seats[side].get("shiplog")
             assert r.status_code == 200, r.text
@@ -102,7 +119,10 @@ def test_BF6_GEN_04_own_logs_in_full_enemy_only_as_seen_and_no_secret_over_a_gam
                 n for n, lg in twin.game.state.logs.items() if lg.side == side
             }
             for ship in body["ships"]:
-                _same_as_the_log(ship, twin.game.state.logs[ship["name"]])
+                if scenario.startswith("tgd"):
+                    _same_as_the_card(ship, twin.game.state.cards[ship["name"]])
+                else:
+                    _same_as_the_log(ship, twin.game.state.logs[ship["name"]])
                 marked += sum(m != "none" for m in _all_marks(ship))
             for enemy in body["enemies"]:
                 assert set(enemy) == ENEMY_KEYS and enemy["own"] is False
@@ -159,7 +179,7 @@ def test_unknown_ship_and_wrong_seats_are_refused(client: TestClient) -> None:
 
 @pytest.mark.parametrize(
     ("scenario", "why"),
-    [("tgd-duel", "ship cards"), ("dba-tutorial", "the dba ruleset has no ship-log page")],
+    [("dba-tutorial", "the dba ruleset has no ship-log page")],
 )
 def test_rulesets_without_a_log_page_say_why(client: TestClient, scenario: str, why: str) -> None:
     _, seats = start(client, scenario=scenario)

@@ -103,9 +103,9 @@ function ownLog(log) {
   out.dataset.ship = log.name;
   const head = el("div", "shiplog-head");
   head.appendChild(el("h4", "shiplog-name", log.title || log.name));
-  head.appendChild(
-    el("p", "", `${log.class} class, ${log.navy}, ${log.year} — ${log.division}, ${log.speed_knots} kn`),
-  );
+  const what = [`${log.class} class`, log.navy, log.year].filter((x) => x !== "" && x !== null);
+  const where = [log.division, `${log.speed_knots} kn`].filter((x) => x);
+  head.appendChild(el("p", "", `${what.join(", ")} — ${where.join(", ")}`));
   for (const s of log.status) head.appendChild(el("span", "shiplog-status", s));
   out.appendChild(head);
   const details = el("dl", "shiplog-details");
