@@ -6,8 +6,10 @@ the server by the API. Every response either page receives — whatever its rout
 later are covered without a change here — goes through a Playwright route that fetches it from the
 server while the test holds the game still, so the twin knows the exact moment it was built at:
 each text body must hold none of the strings ``secrets(state, side)`` names for that side then
-(the ruleset's secrecy check, as ``battleline.testing.conformance`` uses it). The page's timers run
-on Playwright's clock, advanced after every phase, so each page polls once per phase.
+(the ruleset's secrecy check, as ``battleline.testing.conformance`` uses it). A push stream
+(``text/event-stream``), which never ends, passes through unscanned here; what the page fetches
+after a push is scanned like the rest. The page's timers run on Playwright's clock, advanced after
+every phase, so each page polls once per phase.
 """
 
 from __future__ import annotations
@@ -98,8 +100,16 @@ class Recorder:
         self.side, self.twin, self.gate = side, twin, gate
         self.received: list[Received] = []
         self.seen_urls: list[str] = []
+        self.streams: list[str] = []
 
     def route(self, route: Any) -> None:
+        if "text/event-stream" in route.request.headers.get("accept", ""):
+            # A push stream never ends, so it cannot be fetched whole here: it goes straight
+            # through (its messages are scanned over a whole game by the live part's own test);
+            # every answer the page fetches after a push is scanned below like any other.
+            self.streams.append(route.request.url)
+            route.continue_()
+            return
         moment, secrets = self.twin.moment, self.twin.secrets(self.side)
         self.gate.in_flight += 1
         try:
@@ -211,7 +221,7 @@ def test_every_response_a_sides_page_receives_passes_the_secrecy_check(
     leaks = [leak for rec in recorders.values() for leak in rec.leaks()]
     assert not leaks, "\n".join(leaks[:10])
     for side, rec in recorders.items():
-        urls = [r.url for r in rec.received]
+        urls = [r.url for r in rec.received] + rec.streams
         for route in ("/view", "/shiplog", "/picture.svg", "/static/js/shiplog.js"):
             assert any(route in u for u in urls), f"{side}'s page never fetched {route}"
         # every response the page saw came through the scan, and the scan read a whole game
