@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from battleline.rulesets.bf1900.log_layout import COMPARTMENT_TITLE
 from battleline.server.app import create_app
 from battleline.server.limits import Limits
 from server.mirror import Twin
@@ -54,12 +55,11 @@ def _same_as_the_log(shown: dict[str, Any], log: Any) -> None:
     assert _marks(shown, "propulsion")[1] == ["slash"] * p.margin
     assert _marks(shown, "dc")[0] == [("none", "slash", "cross")[int(m)] for m in log.dc_boxes]
     for comp, state in log.compartments.items():
-        row = _row(shown, "flooding", {"forward": "Forward", "aft": "Aft"}.get(comp.value, ""))
-        if comp.value in ("forward", "aft"):
-            levels = [b["label"] for b in row["boxes"][:4] if b["mark"] == "slash"]
-            assert levels == (
-                [] if not state.level else [["L", "M", "Hvy", "Sev"][state.level - 1]]
-            )
+        row = _row(shown, "flooding", COMPARTMENT_TITLE[comp])
+        levels = [b["label"] for b in row["boxes"][:4] if b["mark"] == "slash"]
+        assert levels == ([] if not state.level else [["L", "M", "Hvy", "Sev"][state.level - 1]])
+        assert row["boxes"][2]["frame"] == ("closed" if state.contained else "open")
+        assert row["boxes"][5]["mark"] == ("slash" if state.counterflooded else "none")
     ext = _row(shown, "fires", "External")
     assert [b["mark"] for b in ext["boxes"]].count("slash") + ext["over"] == log.fires_external
     for t in log.cls.torpedoes:
