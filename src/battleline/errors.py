@@ -30,6 +30,15 @@ class ScenarioError(BattlelineError, ValueError):
     """A scenario file is malformed; the message names the field."""
 
 
+class RulesetError(ScenarioError):
+    """A scenario needs a part of the rules its ruleset lacks (TGD has no torpedoes, DBA no land).
+
+    A subclass of :class:`ScenarioError` because it is the scenario that cannot be played as
+    written: every front end that reports a bad scenario (one line, a 422) reports this too, and
+    the message names the field or side and the ruleset that lacks the part.
+    """
+
+
 class UnknownNameError(BattlelineError, LookupError):
     """A ship class, scenario, ruleset or game id does not exist."""
 

@@ -19,8 +19,8 @@ from battleline.engine.events import EventLog
 from battleline.engine.flow import Game
 from battleline.engine.record import GameRecord, Replayed, replay_with
 from battleline.engine.state import EngineState, state_hash
-from battleline.errors import BattlelineError
-from battleline.rulesets import get_ruleset, ruleset_of_scenario
+from battleline.errors import BattlelineError, ScenarioError
+from battleline.rulesets import get_ruleset, named_ruleset, ruleset_of_scenario
 
 AnyGame = Game[Any, Any]
 
@@ -30,16 +30,29 @@ def new_game(
 ) -> AnyGame:
     """Start a game of a built-in scenario (by id) or a scenario file (by path).
 
-    The ruleset defaults to the one the scenario names; a scenario the ruleset's schema refuses
-    raises ``ScenarioError`` naming the field. ``events`` may be a lean log
+    The ruleset defaults to the one the scenario names; another may play it if it reads the same
+    scenario schema (``santiago-1898`` under ``tgd``), else ``ScenarioError`` says so. A scenario
+    the ruleset's schema refuses raises ``ScenarioError`` naming the field, and one that needs a
+    part the ruleset lacks a ``RulesetError``. ``events`` may be a lean log
     (``EventLog(keep=...)``) for Monte Carlo runs.
     """
     if ruleset:
         rs = get_ruleset(ruleset)
+        own = get_ruleset(named_ruleset(scenario))
+        if _schema(own) != _schema(rs):
+            raise ScenarioError(
+                f"ruleset: the {rs.name} ruleset reads {_schema(rs)}-schema scenarios; "
+                f"{scenario!r} is written for {own.name} ({_schema(own)} schema)"
+            )
         rs.check_scenario(scenario)
     else:
         rs = ruleset_of_scenario(scenario)
     return Game(rs, scenario, seed, events=events)
+
+
+def _schema(rs: Any) -> str:
+    """The scenario schema a ruleset reads (its ``schema``, else its name)."""
+    return str(getattr(rs, "schema", rs.name))
 
 
 def replay_game(record: GameRecord) -> AnyGame:

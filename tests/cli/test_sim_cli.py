@@ -51,6 +51,16 @@ def test_one_and_two_workers_print_identical_json(tiny: str) -> None:
     assert one == two
 
 
+def test_ruleset_plays_the_scenario_as_its_variant_does() -> None:
+    """``--ruleset bf1900-1d12`` on the cruiser duel, over two worker processes, gives the same
+    battles as its built-in 1D12 variant."""
+    mine = _sim_json("cruiser-duel", "--ruleset", "bf1900-1d12", "--runs", "2", "--workers", "2")
+    variant = _sim_json("cruiser-duel-1d12", "--runs", "2", "--workers", "1")
+    plain = _sim_json("cruiser-duel", "--runs", "2", "--workers", "1")
+    assert {**mine, "scenario": "x"} == {**variant, "scenario": "x"}
+    assert mine != {**plain, "scenario": mine["scenario"]}  # the 1D12 rules played, not 1D6
+
+
 def test_report_json_file_and_plot(tiny: str, tmp_path: Path) -> None:
     png = tmp_path / "sim.png"
     out = tmp_path / "sim.json"
@@ -104,6 +114,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
         (("no-such-scenario", "--runs", "5"), "unknown scenario 'no-such-scenario'"),
         (("cruiser-duel", "--runs", "0"), "--runs must be at least 1, not 0"),
         (("cruiser-duel", "--runs", "5", "--cluster", "dask://127.0.0.1:9"), "cannot reach"),
+        (("cruiser-duel", "--ruleset", "dba"), "the dba ruleset reads dba-schema scenarios"),
     ],
 )
 def test_bad_arguments_give_one_error_line_and_a_nonzero_exit(

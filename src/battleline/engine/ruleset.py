@@ -94,7 +94,12 @@ class SideViewLike(Protocol):
 
 
 class Ruleset(Protocol[S, V]):
-    """A rule system as the engine sees it."""
+    """A rule system as the engine sees it.
+
+    A ruleset may also name the scenario ``schema`` it reads (bf1900, its 1D12 edition and tgd
+    all read ``"bf1900"``; its own name when it does not say): ``new_game(scenario, seed,
+    ruleset)`` plays a scenario with another ruleset only if both read the same schema.
+    """
 
     @property
     def name(self) -> str: ...

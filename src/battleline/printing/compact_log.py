@@ -18,27 +18,32 @@ from collections.abc import Sequence
 from battleline.printing.draw import BOLD, GREY, ITALIC, MARGIN, PAGE_H, PAGE_W, SHADE, Page
 from battleline.printing.paper import Document
 from battleline.printing.shiplog_pdf import (
-    _CLASS_TITLE,
-    _COMPARTMENT_TITLE,
-    _FLOOD_BOXES,
-    _TYPE_NAMES,
     BOX,
-    BR_BOXES,
-    CT_BOXES,
-    FIRE_BOXES,
     GAP,
-    ST_BOXES,
-    _marks,
+    HALF_FLOOD_ROW,
     _position_box,
     _tally,
-    _where,
     draw_ship_log,
-    rof_text,
+    flood_row,
     speed_line,
 )
+from battleline.rulesets.bf1900.log_layout import (
+    BR_BOXES,
+    CLASS_TITLE,
+    COMPARTMENT_TITLE,
+    CT_BOXES,
+    FIRE_BOXES,
+    RUDDER_BOXES,
+    ST_BOXES,
+    TYPE_NAMES,
+    marks,
+    rof_text,
+    torpedo_marks,
+    where,
+)
 from battleline.rulesets.bf1900.scales import Scale
-from battleline.rulesets.bf1900.ship import FloodLevel, GunClass, Mounting, ShipClass, ShipType
-from battleline.rulesets.bf1900.shiplog import Mark, RudderState, ShipLog
+from battleline.rulesets.bf1900.ship import GunClass, Mounting, ShipClass, ShipType
+from battleline.rulesets.bf1900.shiplog import Mark, ShipLog
 
 #: Ship types printed on half sheets by default: the small craft.
 SMALL_TYPES = frozenset(
@@ -80,7 +85,7 @@ def _mounting_h(m: Mounting) -> float:
 
 def _details_rows(c: ShipClass, scale: Scale) -> list[tuple[str, str]]:
     return [
-        ("Type", f"{c.type.value} ({_TYPE_NAMES[c.type]})"),
+        ("Type", f"{c.type.value} ({TYPE_NAMES[c.type]})"),
         ("Size", str(c.size)),
         ("Armour V/U", f"{c.armour_vitals}/{c.armour_upperworks}"),
         ("Upperworks prot.", c.upperworks_protection.value),
@@ -150,7 +155,7 @@ def _column1(page: Page, log: ShipLog, scale: Scale, top: float) -> None:
     for m in c.mountings:
         h = _mounting_h(m)
         page.line(_COL1_X, top + h, _COL1_X + _COL1_W, top + h, width=0.3)
-        page.text(_arm_x(0) + 2, top + 8, _CLASS_TITLE[m.gun_class], size=6.5, font=BOLD)
+        page.text(_arm_x(0) + 2, top + 8, CLASS_TITLE[m.gun_class], size=6.5, font=BOLD)
         page.text(_arm_x(1) + 2, top + 8, f"{m.calibre_cm:g} cm", size=7.5, font=BOLD)
         gun = m.label.split("\u00d7", 1)[-1] if m.label else ""
         page.text(_arm_x(1) + 2, top + 14.5, gun, size=5.5, colour=GREY, width=_ARM_COLS[1][1] - 4)
@@ -163,8 +168,8 @@ def _column1(page: Page, log: ShipLog, scale: Scale, top: float) -> None:
                 size=7,
                 align="centre",
             )
-        where, *more = _where(m)
-        page.text(_arm_x(4) + 2, top + 8, where, size=6.5, width=_ARM_COLS[4][1] - 4)
+        place, *more = where(m)
+        page.text(_arm_x(4) + 2, top + 8, place, size=6.5, width=_ARM_COLS[4][1] - 4)
         if more:
             page.text(
                 _arm_x(4) + 2, top + 14.5, more[0], size=5.5, colour=GREY, width=_ARM_COLS[4][1] - 4
@@ -189,9 +194,9 @@ def _column2(page: Page, log: ShipLog, scale: Scale, top: float) -> None:
     x0, w0 = _COL2_X, _COL2_W
     top += _heading(page, x0, top, "Propulsion", w0)
     p = log.propulsion
-    marks = _marks(len(p.speeds), damaged=p.damaged, destroyed=p.destroyed)
+    boxes = marks(len(p.speeds), damaged=p.damaged, destroyed=p.destroyed)
     w, h = (w0 - 30) / max(1, len(p.speeds)) - 2, 24.0
-    for i, (knots, mark) in enumerate(zip(p.speeds, marks, strict=True)):
+    for i, (knots, mark) in enumerate(zip(p.speeds, boxes, strict=True)):
         x = x0 + i * (w + 2)
         page.rect(x, top, w, h)
         page.text(x + w / 2, top + 10, f"{knots:g} kn", size=7, font=BOLD, align="centre")
@@ -226,16 +231,8 @@ def _column2(page: Page, log: ShipLog, scale: Scale, top: float) -> None:
     for i, (comp, state) in enumerate(log.compartments.items()):
         row, col = divmod(i, 2)
         x, y = x0 + col * (w0 / 2), top + row * 27
-        page.text(x, y + 7, _COMPARTMENT_TITLE[comp], size=6, font=BOLD)
-        bx = x
-        for level, label in _FLOOD_BOXES:
-            bw = 10.0 if len(label) == 1 else 14.0
-            page.rect(bx, y + 10, bw, 11)
-            page.text(bx + bw / 2, y + 18, label, size=5.5, align="centre")
-            page.mark(bx, y + 10, bw, 11, Mark.DAMAGED if state.level is level else Mark.NONE)
-            if level is FloodLevel.HEAVY:
-                page.rect(bx - 1.5, y + 8.5, bw + 3, 14, dashed=not state.contained, line=0.4)
-            bx += bw + 3
+        page.text(x, y + 7, COMPARTMENT_TITLE[comp], size=6, font=BOLD)
+        bx = flood_row(page, state, x, y + 10, HALF_FLOOD_ROW)
         page.text(bx, y + 18, "cont.", size=5, colour=GREY)
         page.box(bx + 13, y + 11, 8, Mark.DAMAGED if state.contained else Mark.NONE)
         page.text(bx + 24, y + 18, "cf", size=5, colour=GREY)
@@ -270,12 +267,7 @@ def _column3(page: Page, log: ShipLog, scale: Scale, top: float) -> None:
     page.text(x0 + 110, top + 8, "TR hits", size=5.5, font=ITALIC, colour=GREY)
     top += 14
     x = x0
-    for state, label in (
-        (RudderState.DAMAGED, "R/"),
-        (RudderState.SECURED, "RC"),
-        (RudderState.JAMMED_PORT, "JP"),
-        (RudderState.JAMMED_STARBOARD, "JS"),
-    ):
+    for state, label in RUDDER_BOXES:
         page.text(x, top + 8, label, size=6.5, font=BOLD)
         page.box(x + 12, top, BOX, Mark.DAMAGED if log.rudder is state else Mark.NONE)
         x += 30
@@ -291,8 +283,7 @@ def _column3(page: Page, log: ShipLog, scale: Scale, top: float) -> None:
         left = log.torpedoes_left.get(t.key, t.tubes)
         info = f"{t.position}: size {t.size}, {t.range_m:g} m = {scale.fmt(t.range_m)}"
         page.text(x0, top + 8, info, size=6.5, width=118)
-        marks = [Mark.DESTROYED] * (t.tubes - left) + [Mark.NONE] * left
-        page.boxes(x0 + 120, top, marks, size=BOX, gap=GAP)
+        page.boxes(x0 + 120, top, torpedo_marks(t, left), size=BOX, gap=GAP)
         top += 14
     shallow = "yes" if c.shallow_torpedoes else "no"
     page.text(

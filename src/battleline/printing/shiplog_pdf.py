@@ -12,6 +12,7 @@ searchlights, torpedoes and the sinking countdown. The printed layout is battlel
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
@@ -28,55 +29,31 @@ from battleline.printing.draw import (
     boxes_height,
 )
 from battleline.printing.paper import PAPERS, Document, Paper
+from battleline.rulesets.bf1900.log_layout import (
+    BR_BOXES,
+    CLASS_TITLE,
+    COMPARTMENT_TITLE,
+    CT_BOXES,
+    FIRE_BOXES,
+    RUDDER_BOXES,
+    ST_BOXES,
+    TYPE_NAMES,
+    flood_boxes,
+    marks,
+    rof_text,
+    tally,
+    torpedo_marks,
+    where,
+)
 from battleline.rulesets.bf1900.scales import Scale
-from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, GunClass, Mounting, ShipType
-from battleline.rulesets.bf1900.shiplog import Mark, RudderState, ShipLog
+from battleline.rulesets.bf1900.ship import GunClass, Mounting
+from battleline.rulesets.bf1900.shiplog import CompartmentState, Mark, ShipLog
 
 LEFT_X, LEFT_W = MARGIN, 400.0
 RIGHT_X = MARGIN + LEFT_W + 18.0
 RIGHT_W = PAGE_W - MARGIN - RIGHT_X
 BOX = 11.0
 GAP = 2.0
-#: Fires, bridge, CT and TR hits have no fixed box count in the rules; the sheet prints this
-#: many of each and a tally line for more (reconstructed layout, REF-BF6-05).
-FIRE_BOXES = 10
-BR_BOXES = CT_BOXES = 3
-ST_BOXES = 6
-
-_TYPE_NAMES = {
-    ShipType.BATTLESHIP: "battleship",
-    ShipType.COAST_DEFENCE: "coast defence ship",
-    ShipType.ARMOURED_CRUISER: "armoured cruiser",
-    ShipType.PROTECTED_CRUISER: "protected cruiser",
-    ShipType.CRUISER: "cruiser",
-    ShipType.TORPEDO_GUNBOAT: "torpedo gunboat",
-    ShipType.GUNBOAT: "gunboat",
-    ShipType.DESTROYER: "destroyer",
-    ShipType.TORPEDO_BOAT: "torpedo boat",
-}
-_CLASS_TITLE = {
-    GunClass.MAIN: "Main",
-    GunClass.SECONDARY: "Secondary",
-    GunClass.TERTIARY: "Tertiary",
-    GunClass.BOAT: "Boat guns",
-}
-_FLOOD_BOXES = (
-    (FloodLevel.LIGHT, "L"),
-    (FloodLevel.MODERATE, "M"),
-    (FloodLevel.HEAVY, "Hvy"),
-    (FloodLevel.SEVERE, "Sev"),
-)
-_COMPARTMENT_TITLE = {
-    Compartment.FORWARD: "Forward",
-    Compartment.PORT: "Port amidships",
-    Compartment.STARBOARD: "Stbd amidships",
-    Compartment.AFT: "Aft",
-}
-
-
-def rof_text(rof: float) -> str:
-    """ROF as printed: 1/2, 1 or 2 (BF6-ROF-01); the base fonts have the ½ sign."""
-    return "\u00bd" if rof == 0.5 else f"{rof:g}"
 
 
 def speed_line(knots: float, scale: Scale) -> str:
@@ -84,19 +61,14 @@ def speed_line(knots: float, scale: Scale) -> str:
     return scale.fmt(scale.knots_to_m_per_turn(knots))
 
 
-def _marks(total: int, damaged: int = 0, destroyed: int = 0) -> list[Mark]:
-    """``total`` boxes, the first ``destroyed`` crossed, the next ``damaged`` slashed."""
-    marks = [Mark.DESTROYED] * destroyed + [Mark.DAMAGED] * damaged
-    return (marks + [Mark.NONE] * total)[: max(total, len(marks))]
-
-
 def _tally(page: Page, x: float, top: float, count: int, boxes: int) -> float:
     """``boxes`` boxes with the first ``count`` slashed; a '+n' note past the last box.
     Returns the x after the boxes."""
-    page.boxes(x, top, _marks(boxes, damaged=min(count, boxes)), size=BOX, gap=GAP)
+    line, over = tally(count, boxes)
+    page.boxes(x, top, line, size=BOX, gap=GAP)
     end = x + boxes * (BOX + GAP)
-    if count > boxes:
-        page.text(end + 2, top + 8.5, f"+{count - boxes}", size=7, font=BOLD)
+    if over:
+        page.text(end + 2, top + 8.5, f"+{over}", size=7, font=BOLD)
     return end
 
 
@@ -108,7 +80,7 @@ def _details(page: Page, log: ShipLog, scale: Scale, top: float) -> float:
     top += page.heading(LEFT_X, top, "Ship details", LEFT_W)
     turning = f"{c.turning_circle_m:g} m = {scale.fmt(c.turning_circle_m)}"
     rows = [
-        ("Type", f"{c.type.value} ({_TYPE_NAMES[c.type]})", "Size", str(c.size)),
+        ("Type", f"{c.type.value} ({TYPE_NAMES[c.type]})", "Size", str(c.size)),
         ("Armour: vitals", str(c.armour_vitals), "Armour: upperworks", str(c.armour_upperworks)),
         (
             "Upperworks protection",
@@ -173,24 +145,6 @@ def _arm_x(index: int) -> float:
     return LEFT_X + sum(w for _, w in _ARM_COLS[:index])
 
 
-def _where(m: Mounting) -> list[str]:
-    """The "Where" cell: a position and its compartment, or a beam pattern with its sides.
-
-    Beam-pattern gun boxes alternate port, starboard, port, ... (``arcs.battery_layout``), half
-    the guns a side and any odd gun (the last box) to starboard.
-    """
-    if m.is_lettered:
-        comp = _COMPARTMENT_TITLE[m.compartment].lower() if m.compartment else ""
-        return [str(m.position), comp]
-    port = m.guns // 2
-    starboard = m.guns - port
-    sides = f"{port} a side" if port == starboard else f"{port} P, {starboard} S"
-    lines = [f"pattern {m.beam_pattern}", sides]
-    if port:
-        lines.append("odd P, even S")
-    return lines
-
-
 def _mounting_height(m: Mounting) -> float:
     if m.is_lettered:
         return 20.0
@@ -230,7 +184,7 @@ def _armament(page: Page, log: ShipLog, top: float) -> float:
     for m in log.cls.mountings:
         h = _mounting_height(m)
         page.line(LEFT_X, top + h, LEFT_X + LEFT_W, top + h, width=0.3)
-        page.text(_arm_x(0) + 3, top + 9, _CLASS_TITLE[m.gun_class], size=7.5, font=BOLD)
+        page.text(_arm_x(0) + 3, top + 9, CLASS_TITLE[m.gun_class], size=7.5, font=BOLD)
         page.text(_arm_x(0) + 3, top + 17, m.key, size=6.5, colour=GREY)
         page.text(_arm_x(1) + 3, top + 9, f"{m.calibre_cm:g} cm", size=8.5, font=BOLD)
         gun = m.label.split("\u00d7", 1)[-1] if m.label else ""
@@ -239,8 +193,8 @@ def _armament(page: Page, log: ShipLog, top: float) -> float:
         for b, pen in enumerate(m.penetration):
             text = "-" if pen is None else str(pen)
             page.text(pen_x + 8 + b * 17, top + 9, text, size=8.5, align="centre")
-        where, *more = _where(m)
-        page.text(_arm_x(4) + 3, top + 9, where, size=8, width=_ARM_COLS[4][1] - 5)
+        place, *more = where(m)
+        page.text(_arm_x(4) + 3, top + 9, place, size=8, width=_ARM_COLS[4][1] - 5)
         for i, line in enumerate(more):
             page.text(
                 _arm_x(4) + 3,
@@ -300,9 +254,9 @@ def _propulsion(page: Page, log: ShipLog, scale: Scale, top: float) -> float:
     """Propulsion boxes, highest speed first, plus the margin (BF6-PROP-01..05)."""
     top += page.heading(RIGHT_X, top, "Propulsion", RIGHT_W)
     p = log.propulsion
-    marks = _marks(len(p.speeds), damaged=p.damaged, destroyed=p.destroyed)
+    boxes = marks(len(p.speeds), damaged=p.damaged, destroyed=p.destroyed)
     w, h = 44.0, 30.0
-    for i, (knots, mark) in enumerate(zip(p.speeds, marks, strict=True)):
+    for i, (knots, mark) in enumerate(zip(p.speeds, boxes, strict=True)):
         x = RIGHT_X + i * (w + 3)
         page.rect(x, top, w, h)
         page.text(x + w / 2, top + 12, f"{knots:g} kn", size=9, font=BOLD, align="centre")
@@ -345,18 +299,8 @@ def _flooding(page: Page, log: ShipLog, top: float) -> float:
     col_w = RIGHT_W / 4
     for i, (comp, state) in enumerate(log.compartments.items()):
         x = RIGHT_X + i * col_w
-        page.text(x, top + 8, _COMPARTMENT_TITLE[comp], size=7.5, font=BOLD)
-        bx = x
-        for level, label in _FLOOD_BOXES:
-            w = 13.0 if len(label) == 1 else 20.0
-            mark = Mark.DAMAGED if state.level is level else Mark.NONE
-            page.rect(bx, top + 12, w, 13)
-            page.text(bx + w / 2, top + 21, label, size=6.5, align="centre")
-            page.mark(bx, top + 12, w, 13, mark)
-            if level is FloodLevel.HEAVY:
-                # the frame drawn round Hvy when it is contained
-                page.rect(bx - 2, top + 10, w + 4, 17, dashed=not state.contained, line=0.5)
-            bx += w + 5
+        page.text(x, top + 8, COMPARTMENT_TITLE[comp], size=7.5, font=BOLD)
+        flood_row(page, state, x, top + 12, FULL_FLOOD_ROW)
         page.text(x, top + 36, "contained", size=6.5, colour=GREY)
         page.box(x + 34, top + 29, 9, Mark.DAMAGED if state.contained else Mark.NONE)
         page.text(x + 47, top + 36, "cf", size=6.5, colour=GREY)
@@ -371,6 +315,50 @@ def _flooding(page: Page, log: ShipLog, top: float) -> float:
         colour=GREY,
     )
     return top + 54
+
+
+@dataclass(frozen=True, slots=True)
+class FloodRow:
+    """The size of a printed flooding line: box widths for one- and three-letter labels, box
+    height, the space between boxes, the label's size and baseline, and the containment frame's
+    margin and line width."""
+
+    narrow: float
+    wide: float
+    height: float
+    step: float
+    label_size: float
+    baseline: float
+    frame_pad: float
+    frame_line: float
+
+
+#: The full sheet's flooding line and the half sheet's (:mod:`compact_log`).
+FULL_FLOOD_ROW = FloodRow(13.0, 20.0, 13.0, 5.0, 6.5, 9.0, 2.0, 0.5)
+HALF_FLOOD_ROW = FloodRow(10.0, 14.0, 11.0, 3.0, 5.5, 8.0, 1.5, 0.4)
+
+
+def flood_row(page: Page, state: CompartmentState, x: float, top: float, row: FloodRow) -> float:
+    """A compartment's L, M, Hvy and Sev boxes (:func:`~battleline.rulesets.bf1900.log_layout.
+    flood_boxes`) from ``x`` with their top at ``top``: the level reached marked, and the frame
+    round Hvy dashed until the flooding is contained, solid after. Returns the x after the line."""
+    for box in flood_boxes(state):
+        w = row.narrow if len(box.label) == 1 else row.wide
+        page.rect(x, top, w, row.height)
+        page.text(x + w / 2, top + row.baseline, box.label, size=row.label_size, align="centre")
+        page.mark(x, top, w, row.height, Mark.DAMAGED if box.marked else Mark.NONE)
+        if box.frame_box:
+            pad = row.frame_pad
+            page.rect(
+                x - pad,
+                top - pad,
+                w + 2 * pad,
+                row.height + 2 * pad,
+                dashed=not box.framed,
+                line=row.frame_line,
+            )
+        x += w + row.step
+    return x
 
 
 def _fires(page: Page, log: ShipLog, top: float) -> float:
@@ -398,12 +386,7 @@ def _command_and_steering(page: Page, log: ShipLog, top: float) -> float:
     _tally(page, RIGHT_X + 50, top, log.tr_hits + log.uneven_tr_hits, ST_BOXES)
     page.text(RIGHT_X + half, top + 8, "R rudder", size=7.5, colour=GREY)
     x = RIGHT_X + half + 40
-    for state, label in (
-        (RudderState.DAMAGED, "R/"),
-        (RudderState.SECURED, "RC"),
-        (RudderState.JAMMED_PORT, "JP"),
-        (RudderState.JAMMED_STARBOARD, "JS"),
-    ):
+    for state, label in RUDDER_BOXES:
         page.text(x, top + 8, label, size=7, font=BOLD)
         page.box(x + 13, top, BOX, Mark.DAMAGED if log.rudder is state else Mark.NONE)
         x += 33
@@ -424,8 +407,7 @@ def _searchlights_and_torpedoes(page: Page, log: ShipLog, scale: Scale, top: flo
         page.text(RIGHT_X, top + 8, f"Torpedoes, {t.position}", size=7.5, colour=GREY)
         info = f"size {t.size}, range {t.range_m:g} m = {scale.fmt(t.range_m)}"
         page.text(RIGHT_X + 100, top + 8, info, size=7.5, width=150)
-        marks = [Mark.DESTROYED] * (t.tubes - left) + [Mark.NONE] * left
-        page.boxes(RIGHT_X + 255, top, marks, size=BOX, gap=GAP)
+        page.boxes(RIGHT_X + 255, top, torpedo_marks(t, left), size=BOX, gap=GAP)
         top += BOX + 4
     shallow = "yes" if c.shallow_torpedoes else "no"
     page.text(RIGHT_X, top + 8, f"Shallow-running torpedoes: {shallow}", size=7.5)

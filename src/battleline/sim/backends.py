@@ -46,11 +46,11 @@ class ClusterError(BattlelineError):
 Chunk = tuple[int, int]
 
 
-def run_chunk(scenario: str, seed: int, start: int, stop: int) -> Tally:
+def run_chunk(scenario: str, seed: int, start: int, stop: int, ruleset: str | None = None) -> Tally:
     """Play runs ``start`` to ``stop - 1`` of a sweep and tally them (runs on a worker)."""
     tally = Tally(scenario, seed)
     for index in range(start, stop):
-        tally.add(play_battle(scenario, seed, index))
+        tally.add(play_battle(scenario, seed, index, ruleset=ruleset))
     return tally
 
 
@@ -69,6 +69,8 @@ class Job:
     seed: int
     runs: int
     workers: int
+    #: Played with this ruleset instead of the scenario's own (one of the same schema).
+    ruleset: str | None = None
 
 
 class Backend:
@@ -82,7 +84,7 @@ class Backend:
     def tallies(self, job: Job) -> Iterator[Tally]:
         """Every chunk's tally, in the order they finish."""
         for start, stop in chunks(job.runs, self.workers):
-            yield run_chunk(job.scenario, job.seed, start, stop)
+            yield run_chunk(job.scenario, job.seed, start, stop, job.ruleset)
 
     def close(self) -> None:
         """Release the workers."""
@@ -106,7 +108,9 @@ class LocalBackend(Backend):
         with cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=context) as pool:
             running: set[cf.Future[Tally]] = set()
             for start, stop in todo:
-                running.add(pool.submit(run_chunk, job.scenario, job.seed, start, stop))
+                running.add(
+                    pool.submit(run_chunk, job.scenario, job.seed, start, stop, job.ruleset)
+                )
                 if len(running) >= window:
                     break
             while running:
@@ -115,7 +119,9 @@ class LocalBackend(Backend):
                     yield future.result()
                     nxt = next(todo, None)
                     if nxt is not None:
-                        running.add(pool.submit(run_chunk, job.scenario, job.seed, *nxt))
+                        running.add(
+                            pool.submit(run_chunk, job.scenario, job.seed, *nxt, job.ruleset)
+                        )
 
 
 class DaskBackend(Backend):
@@ -154,7 +160,7 @@ class DaskBackend(Backend):
         todo = chunks(job.runs, self.workers)
         window = 4 * max(1, self.workers)
         first = [
-            self.client.submit(run_chunk, job.scenario, job.seed, a, b, pure=False)
+            self.client.submit(run_chunk, job.scenario, job.seed, a, b, job.ruleset, pure=False)
             for a, b in (c for _, c in zip(range(window), todo, strict=False))
         ]
         pending = as_completed(first)
@@ -163,7 +169,11 @@ class DaskBackend(Backend):
             future.release()
             nxt = next(todo, None)
             if nxt is not None:
-                pending.add(self.client.submit(run_chunk, job.scenario, job.seed, *nxt, pure=False))
+                pending.add(
+                    self.client.submit(
+                        run_chunk, job.scenario, job.seed, *nxt, job.ruleset, pure=False
+                    )
+                )
 
     def close(self) -> None:
         client = getattr(self, "client", None)
@@ -199,13 +209,14 @@ class RayBackend(Backend):
             raise ClusterError(
                 f"cannot reach the Ray cluster at {address} ({_reason(exc)})"
             ) from exc
-        self.remote = ray.remote(num_cpus=1)(run_chunk)
+        # Any: ray types a remote function by its required arguments, not its defaults
+        self.remote: Any = ray.remote(num_cpus=1)(run_chunk)
 
     def tallies(self, job: Job) -> Iterator[Tally]:
         todo = chunks(job.runs, self.workers)
         window = 4 * max(1, self.workers)
         running = [
-            self.remote.remote(job.scenario, job.seed, a, b)
+            self.remote.remote(job.scenario, job.seed, a, b, job.ruleset)
             for a, b in (c for _, c in zip(range(window), todo, strict=False))
         ]
         while running:
@@ -214,7 +225,7 @@ class RayBackend(Backend):
                 yield self.ray.get(ref)
                 nxt = next(todo, None)
                 if nxt is not None:
-                    running.append(self.remote.remote(job.scenario, job.seed, *nxt))
+                    running.append(self.remote.remote(job.scenario, job.seed, *nxt, job.ruleset))
 
     def close(self) -> None:
         self.ray.shutdown()
@@ -270,14 +281,16 @@ def _check_hostport(spec: str, hostport: str) -> None:
         raise ClusterError(f"cannot reach the cluster at {spec} ({_reason(exc)})") from exc
 
 
-def prepare(scenario: str, runs: int, workers: int, cluster: str | None) -> Backend:
+def prepare(
+    scenario: str, runs: int, workers: int, cluster: str | None, ruleset: str | None = None
+) -> Backend:
     """Check the arguments and open the backend; every bad argument fails here, before any
     battle is played (:class:`BattlelineError` with one clear line)."""
     if runs <= 0:
         raise BattlelineError(f"--runs must be at least 1, not {runs}")
     if workers <= 0:
         raise BattlelineError(f"--workers must be at least 1, not {workers}")
-    _check_scenario(scenario)
+    _check_scenario(scenario, ruleset)
     return open_backend(cluster, workers)
 
 
@@ -290,17 +303,19 @@ def simulate(
     cluster: str | None = None,
     progress: Progress | None = None,
     backend: Backend | None = None,
+    ruleset: str | None = None,
 ) -> Tally:
     """Play ``runs`` battles of ``scenario`` from ``seed`` and return the merged tally.
 
     The same ``seed`` gives the same tally whatever ``workers`` and ``cluster``. A ``backend``
-    from :func:`prepare` is used (and closed) instead of opening one.
+    from :func:`prepare` is used (and closed) instead of opening one. ``ruleset`` plays the
+    scenario with another ruleset of the same schema.
     """
     if backend is None:
-        backend = prepare(scenario, runs, workers, cluster)
+        backend = prepare(scenario, runs, workers, cluster, ruleset)
     total = Tally(scenario, seed)
     try:
-        for part in backend.tallies(Job(scenario, seed, runs, workers)):
+        for part in backend.tallies(Job(scenario, seed, runs, workers, ruleset)):
             total.merge(part)
             if progress is not None:
                 progress(part.runs)
@@ -309,9 +324,9 @@ def simulate(
     return total
 
 
-def _check_scenario(scenario: str) -> None:
+def _check_scenario(scenario: str, ruleset: str | None = None) -> None:
     """Load the scenario here first: an unknown name fails at once, before any worker starts,
     and forked workers inherit the loaded data."""
     from battleline.game import new_game
 
-    new_game(scenario, 0)
+    new_game(scenario, 0, ruleset)

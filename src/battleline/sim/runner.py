@@ -174,8 +174,11 @@ def lean_log() -> EventLog:
     return EventLog(keep=_COUNTED_KINDS | ADMIRAL_READS | {EventKind.PHASE, EventKind.RESULT})
 
 
-def play_battle(scenario: str, seed: int, index: int, *, lean: bool = True) -> BattleRecord:
-    """Play run ``index`` of the sweep seeded ``seed``: AI against AI to the result.
+def play_battle(
+    scenario: str, seed: int, index: int, *, lean: bool = True, ruleset: str | None = None
+) -> BattleRecord:
+    """Play run ``index`` of the sweep seeded ``seed``: AI against AI to the result (with
+    ``ruleset`` instead of the scenario's own, if given).
 
     The battle keeps a lean event log (:func:`lean_log`) unless ``lean`` is False. If the engine
     stops the battle with an error (a rules or AI bug), the record says so
@@ -185,7 +188,7 @@ def play_battle(scenario: str, seed: int, index: int, *, lean: bool = True) -> B
     from battleline.ai.base import play
     from battleline.game import new_game
 
-    game = new_game(scenario, run_seed(seed, index), events=lean_log() if lean else None)
+    game = new_game(scenario, run_seed(seed, index), ruleset, events=lean_log() if lean else None)
     a, b = game.state.sides
     try:
         play(game)

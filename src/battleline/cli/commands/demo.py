@@ -58,11 +58,13 @@ def run_demo(
     pause: Callable[[str], None] | None = None,
     save: Path | None = None,
     picture: Path | None = None,
+    ruleset: str | None = None,
 ) -> Game[Any, Any]:
-    """Play the demo and print it; returns the finished game."""
+    """Play the demo and print it (with ``ruleset`` instead of the scenario's own, if given);
+    returns the finished game."""
     from battleline.ai.base import play
 
-    game = new_game(scenario, seed)
+    game = new_game(scenario, seed, ruleset)
     st = game.state
     console.print(
         f"[bold]battleline demo[/]: {scenario}, seed {seed}, {st.sides[0]} against {st.sides[1]}, "
@@ -125,6 +127,11 @@ def register(app: typer.Typer) -> None:
             False, "--step", help="pause after each phase (Enter to go on, q to play to the end)"
         ),
         picture: Path | None = typer.Option(None, help="where to write the picture of the tracks"),
+        ruleset: str | None = typer.Option(
+            None,
+            help="play the scenario with this ruleset instead of its own (one that reads the "
+            "same scenario schema: bf1900, bf1900-1d12 and tgd read each other's)",
+        ),
         charts: Path | None = typer.Option(
             None,
             help="a chart file or folder instead of the built-in (a saved game then "
@@ -155,4 +162,5 @@ def register(app: typer.Typer) -> None:
             pause=StepPause() if step else None,
             save=save,
             picture=picture,
+            ruleset=ruleset,
         )

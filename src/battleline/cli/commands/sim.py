@@ -48,6 +48,11 @@ def register(app: typer.Typer) -> None:
             help="dask://HOST:PORT, dask-local, ray://HOST:PORT or ray-local (default: a local "
             "process pool)",
         ),
+        ruleset: str | None = typer.Option(
+            None,
+            help="play the scenario with this ruleset instead of its own (one that reads the "
+            "same scenario schema: bf1900, bf1900-1d12 and tgd read each other's)",
+        ),
         show: int | None = typer.Option(
             None,
             "--show",
@@ -72,6 +77,7 @@ def register(app: typer.Typer) -> None:
                     scenario,
                     run_seed(parse_seed(seed), show),
                     verbose=True,
+                    ruleset=ruleset,
                 )
             return
 
@@ -86,7 +92,7 @@ def register(app: typer.Typer) -> None:
                 prepare_output(Path(json_out), "--json")
             if plot is not None:
                 prepare_output(plot, "--plot")
-            backend = prepare(scenario, runs, k, cluster)
+            backend = prepare(scenario, runs, k, cluster, ruleset)
         except BattlelineError as exc:
             print_error(str(exc))  # one line, never wrapped, no traceback
             raise SystemExit(2) from None
@@ -110,6 +116,7 @@ def register(app: typer.Typer) -> None:
                 cluster=cluster,
                 progress=lambda n: bar.advance(task, n),
                 backend=backend,
+                ruleset=ruleset,
             )
         elapsed = time.perf_counter() - started
         summary = tally.summary()

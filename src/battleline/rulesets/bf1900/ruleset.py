@@ -51,7 +51,8 @@ from battleline.rulesets.bf1900.orders import (
 )
 from battleline.rulesets.bf1900.outward import announced
 from battleline.rulesets.bf1900.planning import PlannedMove
-from battleline.rulesets.bf1900.scenario import builtin_scenarios, get_scenario
+from battleline.rulesets.bf1900.scenario import get_scenario
+from battleline.rulesets.bf1900.scenario_index import builtin_ids_for
 from battleline.rulesets.bf1900.secrets import secrets_for
 from battleline.rulesets.bf1900.setup import harbour_after_move, nets_out, set_up, weigh_anchors
 from battleline.rulesets.bf1900.shells import ShellQuality, navy_shells
@@ -289,8 +290,9 @@ PHASES: tuple[PhaseSpec[Bf1900State, Any], ...] = (
 
 
 def bf1900_scenario_names(ruleset: str) -> list[str]:
-    """The built-in bf1900-schema scenarios that name ``ruleset``."""
-    return [sid for sid, sc in builtin_scenarios().items() if sc.ruleset == ruleset]
+    """The built-in bf1900-schema scenarios that name ``ruleset`` (read, not validated: loading
+    one validates that one, ``scenario_index``)."""
+    return builtin_ids_for(ruleset)
 
 
 def check_bf1900_scenario(scenario: str) -> str:
@@ -305,6 +307,9 @@ class Ruleset:
     version: str = VERSION
     aliases: tuple[str, ...] = ALIASES
     phases: tuple[PhaseSpec[Bf1900State, Any], ...] = PHASES
+    #: The scenario schema this ruleset reads (the 1D12 edition and TGD read it too): a scenario
+    #: may be played with another ruleset only if that one reads the same schema.
+    schema: str = "bf1900"
 
     def scenario_names(self) -> list[str]:
         """The built-in scenarios for this ruleset."""

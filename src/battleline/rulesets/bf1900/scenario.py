@@ -13,15 +13,14 @@ importable here.
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from battleline.errors import BattlelineError, ScenarioError
+from battleline.rulesets.bf1900.scenario_index import broken_files, builtin_index, resolve
 from battleline.rulesets.bf1900.scenario_sides import (
     DOCTRINE_RANGE_M,
     GUNNERY_LEVELS,
@@ -270,46 +269,39 @@ def check_setup(sc: Scenario, source: str) -> None:
 
 
 def load_scenario_file(path: str | Path) -> Scenario:
-    """Read and validate a scenario file."""
+    """Read and validate a scenario file (a variant is made whole from its built-in base)."""
     p = Path(path)
-    return parse_scenario(read_scenario_toml(p), str(p))
+    return parse_scenario(resolve(read_scenario_toml(p), str(p)), str(p))
 
 
-def _builtin_files() -> dict[str, Any]:
-    folder = resources.files("battleline.rulesets.bf1900").joinpath("data", "scenarios")
-    return {
-        f.name: f
-        for f in sorted(folder.iterdir(), key=lambda f: f.name)
-        if f.name.endswith(".toml")
-    }
+@lru_cache(maxsize=64)
+def _builtin(sid: str) -> Scenario:
+    """One built-in scenario, validated alone (the others are not read past their TOML)."""
+    fname, raw = builtin_index()[sid]
+    source = f"scenarios/{fname}"
+    return parse_scenario(resolve(raw, source), source)
 
 
 @cache
 def builtin_scenarios() -> dict[str, Scenario]:
-    """The built-in scenarios by id, in file-name order."""
-    out: dict[str, Scenario] = {}
-    for fname, res in _builtin_files().items():
-        with res.open("rb") as fh:
-            raw = tomllib.load(fh)
-        sc = parse_scenario(raw, f"scenarios/{fname}")
-        if sc.id in out:
-            raise ScenarioError(f"scenarios/{fname}: id: {sc.id!r} is used by another scenario")
-        out[sc.id] = sc
-    return out
+    """Every built-in scenario by id, in file-name order, each validated; a file that cannot be
+    read or has no id of its own raises ``ScenarioError`` (the full check the tests run)."""
+    for fname, why in broken_files().items():
+        raise ScenarioError(f"scenarios/{fname}: {why}")
+    return {sid: _builtin(sid) for sid in builtin_index()}
 
 
 @lru_cache(maxsize=64)
 def get_scenario(name_or_path: str) -> Scenario:
     """A built-in scenario by id, or a scenario file by path."""
-    builtins = builtin_scenarios()
-    if name_or_path in builtins:
-        return builtins[name_or_path]
+    if name_or_path in builtin_index():
+        return _builtin(name_or_path)
     p = Path(name_or_path)
     if p.suffix == ".toml" or p.exists():
         return load_scenario_file(p)
     from battleline.errors import UnknownNameError
 
-    raise UnknownNameError("scenario", name_or_path, list(builtins))
+    raise UnknownNameError("scenario", name_or_path, list(builtin_index()))
 
 
 def peek_ruleset(name_or_path: str) -> str:

@@ -10,7 +10,8 @@ rules keep from ``side`` (issue 11 §3), in the forms battleline prints it:
   ``"4,540 m"`` (centre to centre, a torpedo's run to the aim point, and from the firer's funnel
   to the leading edge of the target's base, as measuring does);
 * **the enemy's torpedo counts**: how many a ship launches and how many she has left;
-* **an enemy ship's log**: its JSON dump, and the openings of the detailed events about her log
+* **an enemy ship's log**: its JSON dump, its log page's title (``log_layout.log_title``, which
+  every laid-out log carries), and the openings of the detailed events about her log
   (code effects, fire and flooding rolls, critical rolls, damage control, sink rolls);
 * **the enemy's orders**: every order line as the log records it (``"Red: Yoshino: ..."``).
 
@@ -32,6 +33,7 @@ from battleline.engine.geometry import Pose
 from battleline.engine.state import canonical_json, plain
 from battleline.rulesets.bf1900.damage.codes import CODE_NAMES
 from battleline.rulesets.bf1900.gunnery import clip_to_base
+from battleline.rulesets.bf1900.log_layout import log_title
 from battleline.rulesets.bf1900.observation import contacts_for
 from battleline.rulesets.bf1900.scales import get_scale
 from battleline.rulesets.bf1900.shiplog import ShipLog
@@ -118,6 +120,7 @@ def _log_secrets(log: ShipLog) -> set[str]:
     out |= {f"{name}: {code}: " for code in CODE_NAMES if code != "-"}
     dump = canonical_json(log_to_dict(log))
     out.add(dump)
+    out.add(log_title(name))  # her log page (web_shiplog), whatever else it shows
     out.add(f'"name":{json.dumps(name, ensure_ascii=False)},"positions":')
     for mount in log.cls.torpedoes:  # "Yoshino launches 2 torpedo(es) ...; 1 left"
         for n in range(1, mount.tubes + 1):

@@ -212,6 +212,8 @@ class Ruleset:
     version = VERSION
     aliases = ALIASES
     phases = PHASES
+    #: The scenario schema it reads: DBA's own (``scenario.py``).
+    schema = "dba"
 
     def scenario_names(self) -> list[str]:
         """The built-in DBA scenarios."""

@@ -40,7 +40,7 @@ from pydantic import (
     model_validator,
 )
 
-from battleline.errors import ScenarioError
+from battleline.errors import RulesetError, ScenarioError
 from battleline.rulesets.dba.factors import ShipFactors, load_annex_a
 from battleline.rulesets.dba.options import Options
 from battleline.rulesets.dba.torpedo_boats import check_base
@@ -193,10 +193,15 @@ def parse_scenario(raw: dict[str, Any], source: str) -> DbaScenario:
     """Validate a decoded TOML table; one :class:`ScenarioError` line naming the field.
 
     A scenario that needs a part DBA lacks (land, searchlights ...) is refused by name rather
-    than played without it."""
+    than played without it (``RulesetError``)."""
+    if "based_on" in raw:
+        raise ScenarioError(
+            f"{source}: based_on: the dba ruleset reads whole DBA scenarios only; "
+            f"{raw['based_on']!r} is a bf1900-schema scenario, played by bf1900, bf1900-1d12 or tgd"
+        )
     for key, what in LACKING.items():
         if key in raw:
-            raise ScenarioError(
+            raise RulesetError(
                 f"{source}: {key}: the dba ruleset has no rules for {what}; remove the field "
                 "or play the scenario with a ruleset that has them"
             )

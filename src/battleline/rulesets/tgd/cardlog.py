@@ -13,6 +13,13 @@ from typing import Any
 
 from battleline.rulesets.tgd.card import Battery, ShipCard
 
+
+def card_title(name: str) -> str:
+    """The heading of a ship's card page on the web (``web_shiplog``); a secret of the other
+    side (``view.card_secrets``), so a leaked card page is caught by its title."""
+    return f"Ship card of {name}"
+
+
 #: A battery's place on the card: (location 1..3, index in its column).
 BatteryRef = tuple[int, int]
 

@@ -7,13 +7,13 @@ Phase find them by id.
 
 :func:`check_scenario` refuses a scenario that needs a part the TGD rules lack: the draft has no
 torpedo rules, so a side made only of torpedo craft (destroyers, torpedo boats) would sail
-without a weapon that matters; such a scenario is refused with the side and the reason, never
-played as an empty game.
+without a weapon that matters; such a scenario is refused (``RulesetError``) with the side and
+the reason, never played as an empty game.
 """
 
 from __future__ import annotations
 
-from battleline.errors import ScenarioError
+from battleline.errors import RulesetError
 from battleline.rulesets.bf1900.ruleset import bf1900_scenario_names
 from battleline.rulesets.bf1900.scenario import Scenario, get_scenario
 from battleline.rulesets.bf1900.ship import ShipType
@@ -39,7 +39,7 @@ def check_scenario(name: str) -> str:
     for side in sc.sides:
         ships = [s for d in side.divisions for s in d.ships]
         if ships and all(s.ship_class.type in TORPEDO_CRAFT for s in ships):
-            raise ScenarioError(
+            raise RulesetError(
                 f"scenario {sc.id!r}: side {side.name!r} has only torpedo craft "
                 f"({', '.join(s.name for s in ships)}); the TGD rules have no torpedoes, so "
                 "the tgd ruleset cannot play it (use bf1900)"

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from battleline.rulesets.bf1900.view import SideView, side_view
-from battleline.rulesets.tgd.cardlog import CardLog
+from battleline.rulesets.tgd.cardlog import CardLog, card_title
 from battleline.rulesets.tgd.state import TgdState
 from battleline.rulesets.tgd.steps import STEPS, step_side
 
@@ -106,6 +106,7 @@ def tgd_view(game: Game[TgdState, TgdSideView], side: str, since: int = 0) -> Tg
 def card_secrets(name: str, log: CardLog) -> set[str]:
     """The strings that tell an enemy card's box states (its owner's knowledge)."""
     out = {log.summary(), f"{name}: centre hull H crossed off", f"{name}: save vs sinking"}
+    out.add(card_title(name))
     out.add(f"{name}: knots lost, centre hull")
     out.add(f"{name}: bow/stern hull H crossed off")
     for (loc, _), battery in ((ref, b) for ref, b in _all(log) if ref in log.lost):
