@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import shapely
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from shapely import STRtree
 
@@ -284,15 +284,19 @@ def test_cached_box_distances_equal_the_plain_conversion(
     st.lists(st.floats(0.5, 30), min_size=1, max_size=6).map(lambda v: tuple(sorted(v)[::-1])),
     st.floats(0, 3000),
 )
+@example(knots=(12.0, 11.5), last_move=1052.0)  # a tenth of a knot short of the 11.5 kn box
 def test_move_allowance_takes_the_lowest_box_above_last_move(
     knots: tuple[float, ...], last_move: float
 ) -> None:
     """BF6-MOV-03, AMB-09: the cap is the lowest box above last move (the top box if none is),
-    no more than the top undamaged box; the minimum is half of last move (BF6-MOV-06)."""
+    no more than the top undamaged box; the minimum is half of last move (BF6-MOV-06). A last
+    move within a tenth of a knot (the orders' resolution) below a box has reached that box."""
     scale = load_scales()["small"]
     log = ShipLog("Test", replace(CLASS, propulsion_knots=knots))
     boxes = sorted({scale.knots_to_m_per_turn(k) for k in knots})
-    above = [b for b in boxes if b > last_move + EPS_M]
+    last_tenths = math.floor(scale.m_per_turn_to_knots(last_move) * 10 + 0.5) / 10
+    reached = scale.knots_to_m_per_turn(last_tenths + 0.1)
+    above = [b for b in boxes if b > reached + EPS_M]
     top = scale.knots_to_m_per_turn(log.speed_knots)
     hi = min(above[0] if above else boxes[-1], top)
     expected = (min(scale.min_move_fraction * last_move, hi), hi)
