@@ -13,8 +13,8 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-import shapely
 import pytest
+import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely import STRtree
