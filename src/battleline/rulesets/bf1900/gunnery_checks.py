@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from battleline.engine.geometry import Pose
 from battleline.errors import IllegalOrderError
@@ -95,12 +95,15 @@ class _Checker:
         scale: Scale,
         sight: SightLines,
         turn: int,
+        shown: Collection[str] | None = None,
     ) -> None:
         self.poses = poses
         self.logs = logs
         self.scale = scale
         self.sight = sight
         self.turn = turn
+        #: The ships an error may name (``None``: any); see :func:`validate_entries`.
+        self.shown = shown
         self._thetas: dict[tuple[str, str], float] = {}
 
     def theta(self, e: GunneryEntry) -> float:
@@ -152,9 +155,11 @@ class _Checker:
             )
         blockers = self.sight.blockers(e.firer, e.target)
         if blockers:
-            raise self.fail(
-                e, f"no line of sight: blocked by {', '.join(blockers)}", "BF6-LOS-01, BF6-LOS-02"
-            )
+            # Land, and ships the checking side may know of; never a ship hidden from it.
+            shown, logs = self.shown, self.logs
+            named = [b for b in blockers if shown is None or b in shown or b not in logs]
+            by = f" by {', '.join(named)}" if named else ""
+            raise self.fail(e, f"no line of sight: blocked{by}", "BF6-LOS-01, BF6-LOS-02")
         theta = self.theta(e)
         for key, n in e.rounds:
             try:
@@ -397,14 +402,18 @@ def validate_entries(
     land: Sequence[Land] = (),
     turn: int = 0,
     side: str | None = None,
+    shown: Collection[str] | None = None,
 ) -> None:
     """Check a gunnery log against the table; raise :class:`IllegalOrderError` if any entry
     breaks a rule (LOS, arcs, maximum range, ROF, split fire, one estimate per target).
 
     ``side``, if given, is the side submitting: every firer must be one of its ships.
+    ``shown``, if given, names the ships the error may name (the side's own and those in its
+    view): a sight line blocked by another ship says "blocked" without naming her (issue 11,
+    §3); land is always named.
     """
     sight = sight if sight is not None else sight_lines(poses, logs, scale, land)
-    check = _Checker(poses, logs, scale, sight, turn)
+    check = _Checker(poses, logs, scale, sight, turn, shown)
     # One vectorised sight-line query for every pair on the table (BF6-LOS-01/02).
     sight.prime(
         (e.firer, e.target)

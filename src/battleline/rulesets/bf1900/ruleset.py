@@ -351,6 +351,14 @@ def _in_sight(state: Bf1900State, side: str, phase: str, shots: Sequence[tuple[s
             )
 
 
+def _shown(state: Bf1900State, side: str) -> set[str] | None:
+    """The ships an answer to ``side`` may name: its own and the enemy ships in its view
+    (``None`` when every ship afloat is in view, the observation model off)."""
+    if not observing(state):
+        return None
+    return {n for n, log in state.logs.items() if log.side == side} | set(sighted(state, side))
+
+
 def parse_torpedoes(
     state: Bf1900State, side: str, texts: Sequence[str]
 ) -> list[torpedoes.TorpedoLaunch]:
@@ -383,6 +391,7 @@ def parse_gunnery(
             land=land_of(state),
             turn=state.turn,
             side=side,
+            shown=_shown(state, side),
         )
     return entries
 
