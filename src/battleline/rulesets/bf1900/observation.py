@@ -233,6 +233,31 @@ def _coasts(scenario: str) -> Obstacles | None:
     return Obstacles({}, pieces) if pieces else None
 
 
+#: One ship afloat as sight reads her: name, side, pose and base length in metres.
+Afloat = tuple[str, str, Pose, float]
+
+
+def afloat_ships(state: Bf1900State) -> tuple[Afloat, ...]:
+    """Every ship afloat (sinking ones too), in scenario order, as sight reads her: all that
+    :func:`sighted` and :func:`contacts_for` know of the table besides the scenario."""
+    from battleline.rulesets.bf1900.ruleset import scale_of
+
+    scale = scale_of(state)
+    poses = state.poses
+    # A base's size depends on the ship type alone (Scale.base_size_m): one look-up a type.
+    by_type: dict[ShipType, float] = {}
+    out: list[Afloat] = []
+    for n, log in state.logs.items():
+        if log.sunk:
+            continue
+        kind = log.cls.type
+        length = by_type.get(kind)
+        if length is None:
+            length = by_type[kind] = scale.base_size_m(log.cls)[0]
+        out.append((n, log.side, poses[n], length))
+    return tuple(out)
+
+
 def sighted(state: Bf1900State, side: str) -> dict[str, str]:
     """The enemy ships afloat that ``side`` can see, each with the own ship she is seen from:
     the nearest (funnel to funnel) whose sight line, drawn as BF6-LOS-01 draws it, crosses no
@@ -241,61 +266,65 @@ def sighted(state: Bf1900State, side: str) -> dict[str, str]:
     Another ship's base in the way hides a target from the guns (BF6-LOS-02, checked when the
     gunnery log is) but not from view: her masts and smoke still show, and torpedoes may be
     launched at her (BF6-TORP-04), which presumes she is seen."""
-    return _sight(state, side)[0]
+    return dict(_sight(state.scenario, afloat_ships(state), side).seen)
 
 
-def _sight(
-    state: Bf1900State, side: str
-) -> tuple[dict[str, str], dict[str, tuple[float, float]], dict[str, float]]:
-    """:func:`sighted`, with the forward funnels and base lengths of the ships it looked at."""
-    from battleline.rulesets.bf1900.ruleset import scale_of
+@dataclass(frozen=True, slots=True)
+class _Sight:
+    """What :func:`_sight` found: ``seen`` (target → observer, scenario order), and the forward
+    funnel and base length of every ship it looked at. Shared by every caller asking about the
+    same table: never changed after it is built."""
 
-    logs = state.logs
-    own = [n for n, log in logs.items() if log.side == side and log.afloat]
-    enemy = [n for n, log in logs.items() if log.side != side and log.afloat]
+    seen: dict[str, str]
+    funnels: dict[str, tuple[float, float]]
+    lengths: dict[str, float]
+
+
+@lru_cache(maxsize=32)
+def _sight(scenario: str, ships: tuple[Afloat, ...], side: str) -> _Sight:
+    """:func:`sighted` for the ships afloat ``ships`` (:func:`afloat_ships`) on the scenario's
+    table.
+
+    A pure function of immutable arguments, so cached: a phase's views, the admirals' views
+    and the umpire's "not in sight" checks all ask about the same table, which changes only
+    when ships move or sink (and then it is another key).
+    """
+    own = [(n, length, pose) for n, s, pose, length in ships if s == side]
+    enemy = [(n, length, pose) for n, s, pose, length in ships if s != side]
     if not own or not enemy:
-        return {}, {}, {}
-    scale = scale_of(state)
-    # A base's size depends on the ship type alone (Scale.base_size_m): one look-up a type.
-    by_type: dict[ShipType, float] = {}
-    lengths: dict[str, float] = {}
-    for n in own + enemy:
-        cls = logs[n].cls
-        length = by_type.get(cls.type)
-        if length is None:
-            length = by_type[cls.type] = scale.base_size_m(cls)[0]
-        lengths[n] = length
-    poses = state.poses
-    funnels = {n: funnel_point(poses[n], lengths[n]) for n in lengths}
-    limit = get_scenario(state.scenario).visibility_m
-    coasts = _coasts(state.scenario)
-    own_funnels = [funnels[n] for n in own]
+        return _Sight({}, {}, {})
+    lengths = {n: length for n, _, _, length in ships}
+    funnels = {n: funnel_point(pose, length) for n, _, pose, length in ships}
+    limit = get_scenario(scenario).visibility_m
+    coasts = _coasts(scenario)
+    own_names = [n for n, _, _ in own]
+    own_funnels = [funnels[n] for n in own_names]
     hypot = math.hypot
     # Each target's nearest own ship first (ties to the earlier in scenario order), then the
     # sight lines of all those pairs in one batched query; only a target land hides from her
     # nearest ship has the rest of the side ranked, nearest first.
     nearest: list[tuple[str, tuple[float, float], list[tuple[float, int]], int]] = []
-    for target in enemy:
+    for target, _, _ in enemy:
         tx, ty = funnels[target]
         dists = [(hypot(fx - tx, fy - ty), i) for i, (fx, fy) in enumerate(own_funnels)]
         d, i = min(dists)
         if limit is None or d <= limit:
             nearest.append((target, (tx, ty), dists, i))
     if coasts is None:
-        return {target: own[i] for target, _, _, i in nearest}, funnels, lengths
+        return _Sight({target: own_names[i] for target, _, _, i in nearest}, funnels, lengths)
     found = coasts.blockers_of_segments([(own_funnels[i], t) for _, t, _, i in nearest])
     out: dict[str, str] = {}
     for (target, t, dists, i), blockers in zip(nearest, found, strict=True):
         if not blockers:
-            out[target] = own[i]
+            out[target] = own_names[i]
             continue
         for d, j in sorted(dists)[1:]:
             if limit is not None and d > limit:
                 break
             if not coasts.blockers_of_segment(own_funnels[j], t):
-                out[target] = own[j]
+                out[target] = own_names[j]
                 break
-    return out, funnels, lengths
+    return _Sight(out, funnels, lengths)
 
 
 # -- observed poses --------------------------------------------------------------------------
@@ -339,6 +368,36 @@ def observed_pose(
     return Pose(fx - math.sin(hr) * ahead, fy - math.cos(hr) * ahead, heading)
 
 
+@lru_cache(maxsize=32)
+def _observed(
+    scenario: str,
+    ships: tuple[Afloat, ...],
+    side: str,
+    seed: int,
+    turn: int,
+    skill: str | None,
+) -> tuple[tuple[str, str, Pose], ...]:
+    """``(name, observer, apparent pose)`` of every enemy ship ``side`` sees on this table, in
+    scenario order: the poses of :func:`contacts_for`. A pure function of immutable arguments
+    (the draws depend on the seed, side, ship and turn alone), so cached: every view of a
+    side in one phase, and in the phases of a turn where nothing moves or sinks, shares it."""
+    sight = _sight(scenario, ships, side)
+    if not sight.seen:
+        return ()
+    model = load_observation()
+    eye = model.eye(skill)
+    limit = get_scenario(scenario).visibility_m
+    poses = {n: pose for n, _, pose, _ in ships}
+    out: list[tuple[str, str, Pose]] = []
+    for name, observer in sight.seen.items():
+        draws = observation_draws(seed, side, name, turn)
+        pose = observed_pose(
+            model, eye, poses[name], sight.lengths[name], sight.funnels[observer], draws, limit
+        )
+        out.append((name, observer, pose))
+    return tuple(out)
+
+
 def contacts_for(state: Bf1900State, side: str) -> tuple[Contact, ...]:
     """The enemy ships ``side`` sees, in scenario order, each where she appears to be.
 
@@ -360,19 +419,13 @@ def contacts_for(state: Bf1900State, side: str) -> tuple[Contact, ...]:
             for name, log in logs.items()
             if log.side != side and not log.sunk
         )
-    seen, funnels, lengths = _sight(state, side)
-    if not seen:
-        return ()
-    model = load_observation()
-    eye = model.eye(side_skill(state, side))
-    limit = get_scenario(state.scenario).visibility_m
+    ships = afloat_ships(state)
+    observed = _observed(
+        state.scenario, ships, side, state.seed, state.turn, side_skill(state, side)
+    )
     out: list[Contact] = []
-    for name, observer in seen.items():
+    for name, observer, pose in observed:
         log = logs[name]
-        draws = observation_draws(state.seed, side, name, state.turn)
-        pose = observed_pose(
-            model, eye, state.poses[name], lengths[name], funnels[observer], draws, limit
-        )
         out.append(
             Contact(
                 name,
@@ -392,9 +445,11 @@ def contacts_for(state: Bf1900State, side: str) -> tuple[Contact, ...]:
 
 __all__ = [
     "OPTION",
+    "Afloat",
     "Contact",
     "Eye",
     "ObservationModel",
+    "afloat_ships",
     "contacts_for",
     "load_observation",
     "observation_draws",
