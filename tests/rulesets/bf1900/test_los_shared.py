@@ -119,9 +119,12 @@ def test_array_screen_and_loop_give_the_same_blockers(
 def test_table_footprints_equal_footprint_bit_for_bit(
     found: list[tuple[float, float, float]],
 ) -> None:
-    """The shared table draws every base in one broadcast: the same corners as one at a time."""
+    """The shared table draws every base in one broadcast: the same corners as one at a time,
+    and the same convex ring as the one read back from the polygon (``base_ring``)."""
     bases = tuple(
         (f"S{i:02d}", Pose(x, y, h + 0.3 * i), *SIZE) for i, (x, y, h) in enumerate(found)
     )
-    for (_, pose, length, width), poly in zip(bases, _footprints(bases), strict=True):
+    polygons, rings = _footprints(bases)
+    for (_, pose, length, width), poly, ring in zip(bases, polygons, rings, strict=True):
         assert poly.exterior.coords[:] == footprint(pose, length, width).exterior.coords[:]
+        assert ring == base_ring(pose, length, width)

@@ -76,7 +76,16 @@ def sight_lines(
     poses: Mapping[str, Pose], logs: Mapping[str, ShipLog], scale: Scale, land: Sequence[Land] = ()
 ) -> SightLines:
     """This turn's sight lines between every ship afloat (sinking ships block: BF6-SINK-05)."""
-    sizes = {n: scale.base_size_m(logs[n].cls) for n in poses if n in logs}
+    by_type: dict[str, tuple[float, float]] = {}  # a base's size depends on the type alone
+    sizes: dict[str, tuple[float, float]] = {}
+    for n in poses:
+        log = logs.get(n)
+        if log is not None:
+            kind = log.cls.type.value
+            size = by_type.get(kind)
+            if size is None:
+                size = by_type[kind] = scale.base_size_m(log.cls)
+            sizes[n] = size
     afloat = {n for n in sizes if logs[n].afloat}
     return SightLines({n: poses[n] for n in sizes}, sizes, land, afloat)
 

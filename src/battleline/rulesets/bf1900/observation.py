@@ -233,8 +233,9 @@ def _coasts(scenario: str) -> Obstacles | None:
     return Obstacles({}, pieces) if pieces else None
 
 
-#: One ship afloat as sight reads her: name, side, pose and base length in metres.
-Afloat = tuple[str, str, Pose, float]
+#: One ship afloat as sight reads her: name, side, pose (x, y, heading) and base length, metres.
+#: Plain numbers, so that a key made of them hashes without calling back into Python.
+Afloat = tuple[str, str, float, float, float, float]
 
 
 def afloat_ships(state: Bf1900State) -> tuple[Afloat, ...]:
@@ -254,7 +255,8 @@ def afloat_ships(state: Bf1900State) -> tuple[Afloat, ...]:
         length = by_type.get(kind)
         if length is None:
             length = by_type[kind] = scale.base_size_m(log.cls)[0]
-        out.append((n, log.side, poses[n], length))
+        pose = poses[n]
+        out.append((n, log.side, pose.x, pose.y, pose.heading, length))
     return tuple(out)
 
 
@@ -289,22 +291,21 @@ def _sight(scenario: str, ships: tuple[Afloat, ...], side: str) -> _Sight:
     and the umpire's "not in sight" checks all ask about the same table, which changes only
     when ships move or sink (and then it is another key).
     """
-    own = [(n, length, pose) for n, s, pose, length in ships if s == side]
-    enemy = [(n, length, pose) for n, s, pose, length in ships if s != side]
-    if not own or not enemy:
+    own_names = [ship[0] for ship in ships if ship[1] == side]
+    enemy = [ship[0] for ship in ships if ship[1] != side]
+    if not own_names or not enemy:
         return _Sight({}, {}, {})
-    lengths = {n: length for n, _, _, length in ships}
-    funnels = {n: funnel_point(pose, length) for n, _, pose, length in ships}
+    lengths = {n: length for n, _, _, _, _, length in ships}
+    funnels = {n: funnel_point(Pose(x, y, h), length) for n, _, x, y, h, length in ships}
     limit = get_scenario(scenario).visibility_m
     coasts = _coasts(scenario)
-    own_names = [n for n, _, _ in own]
     own_funnels = [funnels[n] for n in own_names]
     hypot = math.hypot
     # Each target's nearest own ship first (ties to the earlier in scenario order), then the
     # sight lines of all those pairs in one batched query; only a target land hides from her
     # nearest ship has the rest of the side ranked, nearest first.
     nearest: list[tuple[str, tuple[float, float], list[tuple[float, int]], int]] = []
-    for target, _, _ in enemy:
+    for target in enemy:
         tx, ty = funnels[target]
         dists = [(hypot(fx - tx, fy - ty), i) for i, (fx, fy) in enumerate(own_funnels)]
         d, i = min(dists)
@@ -387,7 +388,7 @@ def _observed(
     model = load_observation()
     eye = model.eye(skill)
     limit = get_scenario(scenario).visibility_m
-    poses = {n: pose for n, _, pose, _ in ships}
+    poses = {n: Pose(x, y, h) for n, _, x, y, h, _ in ships if n in sight.seen}
     out: list[tuple[str, str, Pose]] = []
     for name, observer in sight.seen.items():
         draws = observation_draws(seed, side, name, turn)

@@ -54,7 +54,19 @@ def footprints(
     length: NDArray[np.float64],
     width: NDArray[np.float64],
 ) -> NDArray[np.object_]:
-    """Many base rectangles at once (vectorised; used by collision checks over whole fleets).
+    """Many base rectangles at once (vectorised; used by collision checks over whole fleets):
+    shapely polygons of :func:`footprint_corners`."""
+    return shapely.polygons(footprint_corners(x, y, heading, length, width))  # type: ignore[no-any-return]
+
+
+def footprint_corners(
+    x: NDArray[np.float64],
+    y: NDArray[np.float64],
+    heading: NDArray[np.float64],
+    length: NDArray[np.float64],
+    width: NDArray[np.float64],
+) -> NDArray[np.float64]:
+    """The four corners of many base rectangles, shape (bases, 4, 2).
 
     Corner ``i`` is ``centre + FA[i]·(length/2)·ahead + FS[i]·(width/2)·starboard``, all four
     corners of every base in one broadcast expression (same operations in the same order for
@@ -69,7 +81,7 @@ def footprints(
     corners = np.empty((len(x), 4, 2))
     corners[:, :, 0] = np.asarray(x)[:, None] + fa_hl * ax + fs_hw * sx
     corners[:, :, 1] = np.asarray(y)[:, None] + fa_hl * ay + fs_hw * sy
-    return shapely.polygons(corners)  # type: ignore[no-any-return]
+    return corners
 
 
 #: Signs of the four corners of a base: ahead (bow +1, stern -1) and abeam (starboard +1).
