@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Collection, Mapping, Sequence
+from functools import lru_cache
 
 from battleline.engine.geometry import Pose
 from battleline.errors import IllegalOrderError
@@ -75,19 +76,35 @@ def rounds_per_gun(mount: Mounting, bracket: int) -> int:
 def sight_lines(
     poses: Mapping[str, Pose], logs: Mapping[str, ShipLog], scale: Scale, land: Sequence[Land] = ()
 ) -> SightLines:
-    """This turn's sight lines between every ship afloat (sinking ships block: BF6-SINK-05)."""
+    """This turn's sight lines between every ship afloat (sinking ships block: BF6-SINK-05).
+
+    The same table gives the same object (:func:`_table_sight`), so the checks of one phase (a
+    submission, an admiral's rejected lines tried one by one, the resolution) share its answers.
+    """
     by_type: dict[str, tuple[float, float]] = {}  # a base's size depends on the type alone
-    sizes: dict[str, tuple[float, float]] = {}
-    for n in poses:
+    ships: list[tuple[str, float, float, float, float, float, bool]] = []
+    for n, pose in poses.items():
         log = logs.get(n)
         if log is not None:
             kind = log.cls.type.value
             size = by_type.get(kind)
             if size is None:
                 size = by_type[kind] = scale.base_size_m(log.cls)
-            sizes[n] = size
-    afloat = {n for n in sizes if logs[n].afloat}
-    return SightLines({n: poses[n] for n in sizes}, sizes, land, afloat)
+            ships.append((n, pose.x, pose.y, pose.heading, *size, log.afloat))
+    return _table_sight(tuple(ships), tuple(land))
+
+
+@lru_cache(maxsize=8)
+def _table_sight(
+    ships: tuple[tuple[str, float, float, float, float, float, bool], ...], land: tuple[Land, ...]
+) -> SightLines:
+    """The :class:`SightLines` of a table: each ship's name, pose (x, y, heading), base length
+    and width and whether she is afloat, and the land. A pure function of immutable values (a
+    sight line's answer depends on nothing else), so cached; the object only ever adds exact
+    answers to its own cache."""
+    poses = {n: Pose(x, y, h) for n, x, y, h, _, _, _ in ships}
+    sizes = {n: (length, width) for n, _, _, _, length, width, _ in ships}
+    return SightLines(poses, sizes, land, [n for n, *_, afloat in ships if afloat])
 
 
 def _fmt_arcs(arcs: Sequence[Arc]) -> str:
