@@ -4,7 +4,8 @@
 * :meth:`Obstacles.blockers_of_segments` (bounding boxes, then an exact separating-axis test,
   else shapely) equals a shapely ``STRtree`` query with the ``intersects`` predicate, also for
   lines through corners, along edges and of zero length;
-* :func:`segment_meets_ring` is never wrong when it answers;
+* :func:`segment_meets_ring` is never wrong when it answers, and the batch path's verdicts
+  equal it pair for pair;
 * :func:`footprints` (one broadcast) equals the corner-by-corner construction bit for bit;
 * :func:`funnel_point` equals ``pose.offset``; :func:`base_ring` holds the footprint's corners,
   and :func:`ring_extent` its envelope and a disc around it.
@@ -95,6 +96,21 @@ def test_BF6_LOS_02_blockers_equal_strtree_intersects(
         obs.blockers_of_segment(a, b, ex) for (a, b), ex in zip(segs, excludes, strict=True)
     ] == want
     assert obs.blockers_of_segments(segs * 40, excludes * 40) == want * 40  # tree candidates
+
+
+@given(tables())
+def test_batched_verdicts_equal_the_scalar_test_pair_for_pair(
+    table: tuple[Obstacles, list[tuple[Point, Point]], list[set[str]]],
+) -> None:
+    """The batch path judges every screened (segment, base) pair in one numpy pass: each
+    verdict is the scalar :func:`segment_meets_ring`'s, unsure ones included (BF6-LOS-02)."""
+    obs, segs, _ = table
+    seg_idx, geom_idx = obs._screen(segs)
+    verdicts = obs._quad_verdicts(segs, seg_idx, geom_idx).tolist()
+    for s, g, v in zip(seg_idx.tolist(), geom_idx.tolist(), verdicts, strict=True):
+        ring = obs._rings[g]
+        scalar = None if ring is None else segment_meets_ring(*segs[s], ring)
+        assert v == {True: 1, False: 0, None: -1}[scalar]
 
 
 def test_BF6_LOS_02_touching_a_corner_or_running_along_an_edge_blocks() -> None:
