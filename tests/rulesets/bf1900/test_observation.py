@@ -350,8 +350,8 @@ def test_a_bad_observation_file_names_the_field(tmp_path: Path) -> None:
 def test_the_shared_sight_follows_the_table_as_ships_move_and_sink(tmp_path: Path) -> None:
     """The sight and observed poses a phase's views share are recomputed when the table
     changes: Yashima steamed out from behind the Rock comes into Blue's view (and may be fired
-    at), a sunk Fuji leaves it, and a view after each change equals a fresh game's at the same
-    table (BF6-LOS-01/02)."""
+    at), a burning Hatsuse shows her smoke, a sunk Fuji leaves it, and a view after each change
+    equals a fresh game's at the same table (BF6-LOS-01/02)."""
     game = _to_phase(new_game(_scenario(tmp_path), 1), "gunnery")
     state = game.state
     assert "Yashima" not in {c.name for c in contacts_for(state, "Blue")}
@@ -365,9 +365,12 @@ def test_the_shared_sight_follows_the_table_as_ships_move_and_sink(tmp_path: Pat
         game.check("Blue", ["Mikasa: Yashima @5000 " + _any_gun(game, "Mikasa")])
     except IllegalOrderError as err:  # an arc or range may still refuse it, but not sight
         assert "not in sight" not in str(err)
+    state.logs["Hatsuse"].fires_external = 1  # smoke and flame show at once
+    assert {c.name: c.fires for c in contacts_for(state, "Blue")}["Hatsuse"]
     state.logs["Fuji"].sunk = True
     assert "Fuji" not in {c.name for c in contacts_for(state, "Blue")}
     fresh = _to_phase(new_game(_scenario(tmp_path), 1), "gunnery").state
     fresh.poses["Yashima"] = Pose(3000.0, -5000.0, 90.0)
     fresh.logs["Fuji"].sunk = True
+    fresh.logs["Hatsuse"].fires_external = 1
     assert contacts_for(fresh, "Blue") == contacts_for(state, "Blue")

@@ -420,27 +420,54 @@ def contacts_for(state: Bf1900State, side: str) -> tuple[Contact, ...]:
             for name, log in logs.items()
             if log.side != side and not log.sunk
         )
-    ships = afloat_ships(state)
-    observed = _observed(
-        state.scenario, ships, side, state.seed, state.turn, side_skill(state, side)
-    )
-    out: list[Contact] = []
-    for name, observer, pose in observed:
-        log = logs[name]
-        out.append(
-            Contact(
-                name,
-                log.cls.name,
-                log.cls.type.value,
-                log.cls.size,
-                pose,
-                log.fires_external > 0,
-                log.sinking is not None,
-                log.surrendered,
-                observer,
-                True,
-            )
+    # What shows of each enemy ship afloat: class, and smoke, sinking and struck colours.
+    shows = tuple(
+        (
+            name,
+            log.cls.name,
+            log.cls.type.value,
+            log.cls.size,
+            log.fires_external > 0,
+            log.sinking is not None,
+            log.surrendered,
         )
+        for name, log in logs.items()
+        if log.side != side and not log.sunk
+    )
+    return _contacts(
+        state.scenario,
+        afloat_ships(state),
+        side,
+        state.seed,
+        state.turn,
+        side_skill(state, side),
+        shows,
+    )
+
+
+#: One enemy ship's outward signs for :func:`_contacts`: name, class name, type, size, and
+#: whether she shows smoke and flame, is sinking, has struck.
+Shows = tuple[str, str, str, int, bool, bool, bool]
+
+
+@lru_cache(maxsize=32)
+def _contacts(
+    scenario: str,
+    ships: tuple[Afloat, ...],
+    side: str,
+    seed: int,
+    turn: int,
+    skill: str | None,
+    shows: tuple[Shows, ...],
+) -> tuple[Contact, ...]:
+    """:func:`contacts_for` from immutable values alone (the table, the draws' keys and each
+    enemy ship's outward signs), so cached: the contacts are frozen, and every view of a side
+    until something moves, sinks, burns or strikes hands out the same ones."""
+    signs = {s[0]: s for s in shows}
+    out: list[Contact] = []
+    for name, observer, pose in _observed(scenario, ships, side, seed, turn, skill):
+        _, cls, kind, size, fires, sinking, struck = signs[name]
+        out.append(Contact(name, cls, kind, size, pose, fires, sinking, struck, observer, True))
     return tuple(out)
 
 
