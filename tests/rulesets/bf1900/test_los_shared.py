@@ -124,7 +124,7 @@ def test_table_footprints_equal_footprint_bit_for_bit(
     bases = tuple(
         (f"S{i:02d}", Pose(x, y, h + 0.3 * i), *SIZE) for i, (x, y, h) in enumerate(found)
     )
-    polygons, rings = _footprints(bases)
+    polygons, rings, _ = _footprints(bases)
     for (_, pose, length, width), poly, ring in zip(bases, polygons, rings, strict=True):
         assert poly.exterior.coords[:] == footprint(pose, length, width).exterior.coords[:]
         assert ring == base_ring(pose, length, width)

@@ -17,6 +17,7 @@ import math
 from itertools import pairwise
 
 import numpy as np
+import pytest
 import shapely
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -29,8 +30,10 @@ from battleline.rulesets.bf1900.table import (
     Obstacles,
     Point,
     base_ring,
+    base_rings,
     convex_ring,
     footprint,
+    footprint_corners,
     footprints,
     funnel_point,
     ring_extent,
@@ -142,6 +145,30 @@ def test_segment_meets_ring_is_right_whenever_it_answers(
     verdict = segment_meets_ring(a, b, ring)
     if verdict is not None:
         assert verdict == shapely.intersects(shapely.LineString([a, b]), poly)
+
+
+@given(st.lists(st.tuples(grid, grid, headings), min_size=1, max_size=6))
+@example([(0.0, 0.0, 0.0), (50.0, -50.0, 90.0), (0.0, 0.0, 45.0)])
+def test_base_rings_equal_convex_ring_and_ring_extent(
+    poses: list[tuple[float, float, float]],
+) -> None:
+    """Many bases at once: the same rings, boxes and disc centres as one base at a time, bit for
+    bit, and a radius within rounding of it (inside the disc's widening); a degenerate base
+    (no width) is refused as there."""
+    xs, ys, hs = (np.array(v, dtype=float) for v in zip(*poses, strict=True))
+    widths = np.array([50.0 if i % 3 else 0.0 for i in range(len(poses))])
+    corners = footprint_corners(xs, ys, hs, np.full(len(poses), 150.0), widths)
+    rings, extents = base_rings(corners)
+    for base, ring, extent in zip(corners.tolist(), rings, extents, strict=True):
+        one = convex_ring(tuple((x, y) for x, y in base))
+        assert ring == one
+        if one is None:
+            assert extent is None
+            continue
+        assert extent is not None
+        (box, (cx, cy, r)), (want_box, (wx, wy, wr)) = extent, ring_extent(one)
+        assert (box, cx, cy) == (want_box, wx, wy)
+        assert r == pytest.approx(wr, rel=1e-14)
 
 
 def test_convex_ring_orders_corners_counter_clockwise_and_rejects_the_rest() -> None:

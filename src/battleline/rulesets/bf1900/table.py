@@ -199,6 +199,54 @@ def ring_extent(ring: Ring) -> tuple[Box, Disc]:
     return (min(xs), min(ys), max(xs), max(ys)), (cx, cy, radius * (1.0 + 1e-9) + 1e-6)
 
 
+def base_rings(
+    corners: NDArray[np.float64],
+) -> tuple[list[Ring | None], list[tuple[Box, Disc] | None]]:
+    """:func:`convex_ring` and :func:`ring_extent` of many four-corner bases at once (corners
+    of shape (bases, 4, 2), as :func:`footprint_corners` draws them).
+
+    The turn signs are :func:`_orient`'s operations in its order on each number, so a ring is
+    certain, turned or refused exactly as there; the disc's centre sums the corners in the
+    ring's order as ``sum`` does. Only the radius may differ from ``math.hypot``'s in the last
+    bit, far inside the disc's widening, so the disc still surely holds the base.
+    """
+    n = len(corners)
+    if n == 0:
+        return [], []
+    a, b, p = np.roll(corners, 2, axis=1), np.roll(corners, 1, axis=1), corners
+    t1 = (b[:, :, 0] - a[:, :, 0]) * (p[:, :, 1] - a[:, :, 1])
+    t2 = (b[:, :, 1] - a[:, :, 1]) * (p[:, :, 0] - a[:, :, 0])
+    det, bound = t1 - t2, _ORIENT_EPS * (np.abs(t1) + np.abs(t2))
+    ccw: NDArray[np.bool_] = np.all(det > bound, axis=1)
+    cw: NDArray[np.bool_] = np.all(det < -bound, axis=1)
+    ring = np.where(cw[:, None, None], corners[:, ::-1], corners)
+    xs, ys = ring[:, :, 0], ring[:, :, 1]
+    cx = (((xs[:, 0] + xs[:, 1]) + xs[:, 2]) + xs[:, 3]) / 4.0
+    cy = (((ys[:, 0] + ys[:, 1]) + ys[:, 2]) + ys[:, 3]) / 4.0
+    radius = np.hypot(xs - cx[:, None], ys - cy[:, None]).max(axis=1) * (1.0 + 1e-9) + 1e-6
+    lo, hi = ring.min(axis=1), ring.max(axis=1)
+    rings: list[Ring | None] = []
+    extents: list[tuple[Box, Disc] | None] = []
+    rows = zip(
+        np.logical_or(ccw, cw).tolist(),
+        ring.tolist(),
+        lo.tolist(),
+        hi.tolist(),
+        cx.tolist(),
+        cy.tolist(),
+        radius.tolist(),
+        strict=True,
+    )
+    for ok, pts, (x0, y0), (x1, y1), x, y, r in rows:
+        if ok:
+            rings.append(tuple((u, v) for u, v in pts))
+            extents.append(((x0, y0, x1, y1), (x, y, r)))
+        else:
+            rings.append(None)
+            extents.append(None)
+    return rings, extents
+
+
 def segment_meets_ring(a: Point, b: Point, ring: Ring) -> bool | None:
     """Whether the closed segment a–b meets a convex polygon (boundary included), by separating
     axes; ``None`` when a determinant is too close to 0 for floating point to be sure.
@@ -262,10 +310,12 @@ class Obstacles:
         footprints: Mapping[str, Polygon],
         land: Sequence[Land] = (),
         rings: Sequence[Ring | None] | None = None,
+        extents: Sequence[tuple[Box, Disc] | None] | None = None,
     ) -> None:
         """``rings``, if given, are the :func:`convex_ring` of each footprint, in order (for
         bases from :func:`footprint`, :func:`base_ring`); otherwise they are read from the
-        polygons."""
+        polygons. ``extents``, if given with them, are each ring's box and disc
+        (:func:`ring_extent`, or :func:`base_rings` for many bases at once)."""
         self.names: list[str] = [*footprints, *(piece.name for piece in land)]
         self.geoms: list[Polygon] = [*footprints.values(), *(piece.polygon for piece in land)]
         self.is_land: list[bool] = [False] * len(footprints) + [True] * len(land)
@@ -281,7 +331,8 @@ class Obstacles:
                 self._boxes.append((minx, miny, maxx, maxy))
                 self._discs.append(None)
             else:
-                box, disc = ring_extent(ring)
+                extent = extents[g] if extents is not None else None
+                box, disc = extent if extent is not None else ring_extent(ring)
                 self._boxes.append(box)
                 self._discs.append(disc)
 
