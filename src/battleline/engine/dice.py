@@ -202,8 +202,15 @@ _SPAN = float(2**53)
 def _word(part: int | str) -> int:
     """A key part as a non-negative integer, the same on every machine and run."""
     if isinstance(part, str):
-        return int.from_bytes(hashlib.blake2b(part.encode(), digest_size=8).digest(), "big")
+        return _text_word(part)
     return 2 * part if part >= 0 else -2 * part - 1
+
+
+@lru_cache(maxsize=1024)
+def _text_word(part: str) -> int:
+    """:func:`_word` of a text: its BLAKE2b digest (pure, so cached: the same side and ship
+    names recur in every key)."""
+    return int.from_bytes(hashlib.blake2b(part.encode(), digest_size=8).digest(), "big")
 
 
 @lru_cache(maxsize=8192)

@@ -119,9 +119,39 @@ def test_array_screen_and_loop_give_the_same_blockers(
 def test_table_footprints_equal_footprint_bit_for_bit(
     found: list[tuple[float, float, float]],
 ) -> None:
-    """The shared table draws every base in one broadcast: the same corners as one at a time."""
+    """The shared table draws every base in one broadcast: the same corners as one at a time,
+    and the same convex ring as the one read back from the polygon (``base_ring``)."""
     bases = tuple(
         (f"S{i:02d}", Pose(x, y, h + 0.3 * i), *SIZE) for i, (x, y, h) in enumerate(found)
     )
-    for (_, pose, length, width), poly in zip(bases, _footprints(bases), strict=True):
+    polygons, rings, _ = _footprints(bases)
+    for (_, pose, length, width), poly, ring in zip(bases, polygons, rings, strict=True):
         assert poly.exterior.coords[:] == footprint(pose, length, width).exterior.coords[:]
+        assert ring == base_ring(pose, length, width)
+
+
+def test_the_umpires_sight_lines_follow_the_table() -> None:
+    """The umpire's index (``gunnery_checks.sight_lines``) is one object per table: the same
+    poses and logs give it back, with its answers; a ship steaming out of the line or sinking
+    gives another, in which she no longer blocks (BF6-LOS-02, BF6-SINK-05)."""
+    from battleline.game import new_game
+    from battleline.rulesets.bf1900.gunnery_checks import sight_lines
+    from battleline.rulesets.bf1900.ruleset import scale_of
+
+    state = new_game("cruiser-duel", 1).state
+    a, b = list(state.logs)[:2]
+    fa, fb = (funnel_point(state.poses[n], 100.0) for n in (a, b))
+    poses = dict(state.poses)
+    poses["Screen"] = Pose((fa[0] + fb[0]) / 2, (fa[1] + fb[1]) / 2, 0.0)
+    logs = dict(state.logs)
+    logs["Screen"] = state.logs[b].copy()
+    scale = scale_of(state)
+    first = sight_lines(poses, logs, scale)
+    assert first.blockers(a, b) == ("Screen",)
+    assert sight_lines(dict(poses), dict(logs), scale) is first
+    poses["Screen"] = Pose(fa[0] + 50_000.0, fa[1], 0.0)
+    assert sight_lines(poses, logs, scale).clear(a, b)
+    poses["Screen"] = Pose((fa[0] + fb[0]) / 2, (fa[1] + fb[1]) / 2, 0.0)
+    logs["Screen"] = logs["Screen"].copy()
+    logs["Screen"].sunk = True
+    assert sight_lines(poses, logs, scale).clear(a, b)

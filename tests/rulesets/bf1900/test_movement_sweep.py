@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+import pytest
 import shapely
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -319,3 +320,22 @@ def test_columns_piling_up_behind_a_crossing_ship_give_the_same_contacts() -> No
     ships.append((1000.0, 1000.0, 270.0, [Leg("straight", 2500)], 2500.0, (300.0, 100.0), True))
     contacts = _compare(ships, [])
     assert len(contacts) > 1
+
+
+@pytest.mark.parametrize("gap_m", [0.0, 0.004, 0.02, 0.5, 1.5])
+def test_ships_running_alongside_a_hair_apart_give_the_same_contacts(gap_m: float) -> None:
+    """Two columns side by side, their bases ``gap_m`` apart (touching, inside the broad
+    phase's centimetre of slack, or outside it), one converging by a hair: the same stops and
+    contacts as the plain algorithm (BF6-MOV-05 collisions)."""
+    width = 40.0
+    ships = [
+        (0.0, -i * 400.0, 0.0, [Leg("straight", 1500)], 1500.0, (150.0, width), True)
+        for i in range(3)
+    ]
+    x = width + gap_m
+    ships += [
+        (x, -i * 400.0, 0.0, [Leg("straight", 1500)], 1500.0, (150.0, width), True)
+        for i in range(2)
+    ]
+    ships.append((x, -800.0, 359.99, [Leg("straight", 1500)], 1500.0, (150.0, width), True))
+    _compare(ships, [])

@@ -157,6 +157,68 @@ def _any_gun(game: Game[Any, Any], ship: str) -> str:
     return f"{mount.key}:1"
 
 
+# Blue: Mikasa at the origin, Ikazuchi 9.5 km north; Red: Fuji 9 km north, seen from Ikazuchi,
+# and Yashima 4.5 km north, across Mikasa's sight line to Fuji, 4.5 km from Mikasa and 5.1 km
+# from Ikazuchi.
+SCREEN = """
+id = "screen-test"
+title = "Observation: a sight line blocked by a ship"
+scale = "small"
+turn_limit = 6
+visibility_m = {visibility}
+
+[[sides]]
+name = "Blue"
+[[sides.divisions]]
+name = "Blue line"
+heading = 90
+speed = 0
+ships = [{{ name = "Mikasa", class = "Mikasa" }}]
+[[sides.divisions]]
+name = "Blue boats"
+x = 1000
+y = 9500
+heading = 90
+speed = 0
+ships = [{{ name = "Ikazuchi", class = "Ikazuchi" }}]
+
+[[sides]]
+name = "Red"
+[[sides.divisions]]
+name = "Red target"
+y = 9000
+heading = 90
+speed = 0
+ships = [{{ name = "Fuji", class = "Fuji" }}]
+[[sides.divisions]]
+name = "Red screen"
+y = 4500
+heading = 90
+speed = 0
+ships = [{{ name = "Yashima", class = "Fuji" }}]
+"""
+
+
+@pytest.mark.parametrize(("visibility", "seen"), [(4000, False), (6000, True)])
+def test_BF6_LOS_02_a_sight_line_blocked_by_an_unseen_ship_does_not_name_her(
+    tmp_path: Path, visibility: int, seen: bool
+) -> None:
+    """Mikasa's line to Fuji (seen from Ikazuchi) crosses Yashima's base. With visibility 4 km
+    Yashima is out of Blue's sight: the refusal says "blocked" and never names her (issue 11,
+    §3); with 6 km she is in Blue's view and is named."""
+    path = tmp_path / f"screen{visibility}.toml"
+    path.write_text(SCREEN.format(visibility=visibility), encoding="utf-8")
+    game = _to_phase(new_game(str(path), 1), "gunnery")
+    view = game.view("Blue")
+    assert ("Yashima" in {c.name for c in view.contacts}) is seen
+    assert "Fuji" in {c.name for c in view.contacts}
+    with pytest.raises(IllegalOrderError) as err:
+        game.check("Blue", ["Mikasa: Fuji @8000 " + _any_gun(game, "Mikasa")])
+    text = str(err.value)
+    assert "Mikasa firing at Fuji: no line of sight: blocked" in text
+    assert ("Yashima" in text) is seen
+
+
 def test_a_scenario_visibility_hides_ships_beyond_it(tmp_path: Path) -> None:
     """``visibility_m = 6000``: Chinyen, 8 km off, is out of sight; Fuji at 4 km is in it."""
     game = new_game(_scenario(tmp_path, "visibility_m = 6000"), 1)
@@ -283,3 +345,32 @@ def test_a_bad_observation_file_names_the_field(tmp_path: Path) -> None:
         load_observation(path)
     packaged = Path(__file__).parents[3] / "src/battleline/rulesets/bf1900/data/observation.toml"
     assert "digital_adaptation = true" in packaged.read_text()
+
+
+def test_the_shared_sight_follows_the_table_as_ships_move_and_sink(tmp_path: Path) -> None:
+    """The sight and observed poses a phase's views share are recomputed when the table
+    changes: Yashima steamed out from behind the Rock comes into Blue's view (and may be fired
+    at), a burning Hatsuse shows her smoke, a sunk Fuji leaves it, and a view after each change
+    equals a fresh game's at the same table (BF6-LOS-01/02)."""
+    game = _to_phase(new_game(_scenario(tmp_path), 1), "gunnery")
+    state = game.state
+    assert "Yashima" not in {c.name for c in contacts_for(state, "Blue")}
+    with pytest.raises(IllegalOrderError, match="not in sight"):
+        game.check("Blue", ["Mikasa: Yashima @5000 " + _any_gun(game, "Mikasa")])
+    state.poses["Yashima"] = Pose(3000.0, -5000.0, 90.0)
+    seen = {c.name: c for c in contacts_for(state, "Blue")}
+    assert set(seen) == {"Fuji", "Hatsuse", "Chinyen", "Yashima"}
+    assert _factor(state, seen["Yashima"]) != pytest.approx(1.0, abs=1e-9)
+    try:
+        game.check("Blue", ["Mikasa: Yashima @5000 " + _any_gun(game, "Mikasa")])
+    except IllegalOrderError as err:  # an arc or range may still refuse it, but not sight
+        assert "not in sight" not in str(err)
+    state.logs["Hatsuse"].fires_external = 1  # smoke and flame show at once
+    assert {c.name: c.fires for c in contacts_for(state, "Blue")}["Hatsuse"]
+    state.logs["Fuji"].sunk = True
+    assert "Fuji" not in {c.name for c in contacts_for(state, "Blue")}
+    fresh = _to_phase(new_game(_scenario(tmp_path), 1), "gunnery").state
+    fresh.poses["Yashima"] = Pose(3000.0, -5000.0, 90.0)
+    fresh.logs["Fuji"].sunk = True
+    fresh.logs["Hatsuse"].fires_external = 1
+    assert contacts_for(fresh, "Blue") == contacts_for(state, "Blue")

@@ -4,7 +4,8 @@
 * :meth:`Obstacles.blockers_of_segments` (bounding boxes, then an exact separating-axis test,
   else shapely) equals a shapely ``STRtree`` query with the ``intersects`` predicate, also for
   lines through corners, along edges and of zero length;
-* :func:`segment_meets_ring` is never wrong when it answers;
+* :func:`segment_meets_ring` is never wrong when it answers, and the batch path's verdicts
+  equal it pair for pair;
 * :func:`footprints` (one broadcast) equals the corner-by-corner construction bit for bit;
 * :func:`funnel_point` equals ``pose.offset``; :func:`base_ring` holds the footprint's corners,
   and :func:`ring_extent` its envelope and a disc around it.
@@ -16,6 +17,7 @@ import math
 from itertools import pairwise
 
 import numpy as np
+import pytest
 import shapely
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -28,8 +30,10 @@ from battleline.rulesets.bf1900.table import (
     Obstacles,
     Point,
     base_ring,
+    base_rings,
     convex_ring,
     footprint,
+    footprint_corners,
     footprints,
     funnel_point,
     ring_extent,
@@ -97,6 +101,21 @@ def test_BF6_LOS_02_blockers_equal_strtree_intersects(
     assert obs.blockers_of_segments(segs * 40, excludes * 40) == want * 40  # tree candidates
 
 
+@given(tables())
+def test_batched_verdicts_equal_the_scalar_test_pair_for_pair(
+    table: tuple[Obstacles, list[tuple[Point, Point]], list[set[str]]],
+) -> None:
+    """The batch path judges every screened (segment, base) pair in one numpy pass: each
+    verdict is the scalar :func:`segment_meets_ring`'s, unsure ones included (BF6-LOS-02)."""
+    obs, segs, _ = table
+    seg_idx, geom_idx = obs._screen(segs)
+    verdicts = obs._quad_verdicts(segs, seg_idx, geom_idx).tolist()
+    for s, g, v in zip(seg_idx.tolist(), geom_idx.tolist(), verdicts, strict=True):
+        ring = obs._rings[g]
+        scalar = None if ring is None else segment_meets_ring(*segs[s], ring)
+        assert v == {True: 1, False: 0, None: -1}[scalar]
+
+
 def test_BF6_LOS_02_touching_a_corner_or_running_along_an_edge_blocks() -> None:
     """BF6-LOS-02: a line through a corner, or along an edge, touches the base: blocked."""
     obs = Obstacles({"B": footprint(Pose(0.0, 0.0, 0.0), 200.0, 100.0)})
@@ -126,6 +145,30 @@ def test_segment_meets_ring_is_right_whenever_it_answers(
     verdict = segment_meets_ring(a, b, ring)
     if verdict is not None:
         assert verdict == shapely.intersects(shapely.LineString([a, b]), poly)
+
+
+@given(st.lists(st.tuples(grid, grid, headings), min_size=1, max_size=6))
+@example([(0.0, 0.0, 0.0), (50.0, -50.0, 90.0), (0.0, 0.0, 45.0)])
+def test_base_rings_equal_convex_ring_and_ring_extent(
+    poses: list[tuple[float, float, float]],
+) -> None:
+    """Many bases at once: the same rings, boxes and disc centres as one base at a time, bit for
+    bit, and a radius within rounding of it (inside the disc's widening); a degenerate base
+    (no width) is refused as there."""
+    xs, ys, hs = (np.array(v, dtype=float) for v in zip(*poses, strict=True))
+    widths = np.array([50.0 if i % 3 else 0.0 for i in range(len(poses))])
+    corners = footprint_corners(xs, ys, hs, np.full(len(poses), 150.0), widths)
+    rings, extents = base_rings(corners)
+    for base, ring, extent in zip(corners.tolist(), rings, extents, strict=True):
+        one = convex_ring(tuple((x, y) for x, y in base))
+        assert ring == one
+        if one is None:
+            assert extent is None
+            continue
+        assert extent is not None
+        (box, (cx, cy, r)), (want_box, (wx, wy, wr)) = extent, ring_extent(one)
+        assert (box, cx, cy) == (want_box, wx, wy)
+        assert r == pytest.approx(wr, rel=1e-14)
 
 
 def test_convex_ring_orders_corners_counter_clockwise_and_rejects_the_rest() -> None:

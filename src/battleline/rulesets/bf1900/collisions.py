@@ -61,8 +61,11 @@ class Contact:
         return event
 
 
-#: Slack, metres, added to a base's reach (its half-diagonal) in the broad phase of collisions.
-BROAD_SLACK_M = 1.0
+#: Slack, metres, added to each half of a base's length and width in the broad phase of
+#: collisions. A corner's rounding error is about 1e-11 m at table coordinates, so a centimetre
+#: still lets through every pair that can touch; a metre (as before) also let through ships
+#: merely running alongside, and so tested them with shapely at every sub-step.
+BROAD_SLACK_M = 0.01
 
 
 def track_poses(

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from functools import lru_cache
 
 from battleline.engine.geometry import Pose
 from battleline.errors import IllegalOrderError
@@ -75,10 +76,35 @@ def rounds_per_gun(mount: Mounting, bracket: int) -> int:
 def sight_lines(
     poses: Mapping[str, Pose], logs: Mapping[str, ShipLog], scale: Scale, land: Sequence[Land] = ()
 ) -> SightLines:
-    """This turn's sight lines between every ship afloat (sinking ships block: BF6-SINK-05)."""
-    sizes = {n: scale.base_size_m(logs[n].cls) for n in poses if n in logs}
-    afloat = {n for n in sizes if logs[n].afloat}
-    return SightLines({n: poses[n] for n in sizes}, sizes, land, afloat)
+    """This turn's sight lines between every ship afloat (sinking ships block: BF6-SINK-05).
+
+    The same table gives the same object (:func:`_table_sight`), so the checks of one phase (a
+    submission, an admiral's rejected lines tried one by one, the resolution) share its answers.
+    """
+    by_type: dict[str, tuple[float, float]] = {}  # a base's size depends on the type alone
+    ships: list[tuple[str, float, float, float, float, float, bool]] = []
+    for n, pose in poses.items():
+        log = logs.get(n)
+        if log is not None:
+            kind = log.cls.type.value
+            size = by_type.get(kind)
+            if size is None:
+                size = by_type[kind] = scale.base_size_m(log.cls)
+            ships.append((n, pose.x, pose.y, pose.heading, *size, log.afloat))
+    return _table_sight(tuple(ships), tuple(land))
+
+
+@lru_cache(maxsize=8)
+def _table_sight(
+    ships: tuple[tuple[str, float, float, float, float, float, bool], ...], land: tuple[Land, ...]
+) -> SightLines:
+    """The :class:`SightLines` of a table: each ship's name, pose (x, y, heading), base length
+    and width and whether she is afloat, and the land. A pure function of immutable values (a
+    sight line's answer depends on nothing else), so cached; the object only ever adds exact
+    answers to its own cache."""
+    poses = {n: Pose(x, y, h) for n, x, y, h, _, _, _ in ships}
+    sizes = {n: (length, width) for n, _, _, _, length, width, _ in ships}
+    return SightLines(poses, sizes, land, [n for n, *_, afloat in ships if afloat])
 
 
 def _fmt_arcs(arcs: Sequence[Arc]) -> str:
@@ -95,12 +121,15 @@ class _Checker:
         scale: Scale,
         sight: SightLines,
         turn: int,
+        shown: Collection[str] | None = None,
     ) -> None:
         self.poses = poses
         self.logs = logs
         self.scale = scale
         self.sight = sight
         self.turn = turn
+        #: The ships an error may name (``None``: any); see :func:`validate_entries`.
+        self.shown = shown
         self._thetas: dict[tuple[str, str], float] = {}
 
     def theta(self, e: GunneryEntry) -> float:
@@ -152,9 +181,11 @@ class _Checker:
             )
         blockers = self.sight.blockers(e.firer, e.target)
         if blockers:
-            raise self.fail(
-                e, f"no line of sight: blocked by {', '.join(blockers)}", "BF6-LOS-01, BF6-LOS-02"
-            )
+            # Land, and ships the checking side may know of; never a ship hidden from it.
+            shown, logs = self.shown, self.logs
+            named = [b for b in blockers if shown is None or b in shown or b not in logs]
+            by = f" by {', '.join(named)}" if named else ""
+            raise self.fail(e, f"no line of sight: blocked{by}", "BF6-LOS-01, BF6-LOS-02")
         theta = self.theta(e)
         for key, n in e.rounds:
             try:
@@ -399,14 +430,18 @@ def validate_entries(
     land: Sequence[Land] = (),
     turn: int = 0,
     side: str | None = None,
+    shown: Collection[str] | None = None,
 ) -> None:
     """Check a gunnery log against the table; raise :class:`IllegalOrderError` if any entry
     breaks a rule (LOS, arcs, maximum range, ROF, split fire, one estimate per target).
 
     ``side``, if given, is the side submitting: every firer must be one of its ships.
+    ``shown``, if given, names the ships the error may name (the side's own and those in its
+    view): a sight line blocked by another ship says "blocked" without naming her (issue 11,
+    §3); land is always named.
     """
     sight = sight if sight is not None else sight_lines(poses, logs, scale, land)
-    check = _Checker(poses, logs, scale, sight, turn)
+    check = _Checker(poses, logs, scale, sight, turn, shown)
     # One vectorised sight-line query for every pair on the table (BF6-LOS-01/02).
     sight.prime(
         (e.firer, e.target)

@@ -20,11 +20,22 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 import numpy as np
+import shapely
 from shapely import Polygon
 
 from battleline.engine.geometry import Pose
 from battleline.errors import UnknownNameError
-from battleline.rulesets.bf1900.table import Land, Obstacles, Point, footprints, funnel_point
+from battleline.rulesets.bf1900.table import (
+    Box,
+    Disc,
+    Land,
+    Obstacles,
+    Point,
+    Ring,
+    base_rings,
+    footprint_corners,
+    funnel_point,
+)
 
 #: One ship on a table as a sight-line index sees it: name, pose, base length and width (metres).
 Base = tuple[str, Pose, float, float]
@@ -39,7 +50,9 @@ class _Table:
 
     def __init__(self, bases: tuple[Base, ...], land: tuple[Land, ...]) -> None:
         self.funnels: dict[str, Point] = {n: funnel_point(p, length) for n, p, length, _ in bases}
-        self.obstacles = Obstacles(dict(zip(self.funnels, _footprints(bases), strict=True)), land)
+        polygons, rings, extents = _footprints(bases)
+        footprints = dict(zip(self.funnels, polygons, strict=True))
+        self.obstacles = Obstacles(footprints, land, rings, extents)
         self.cache: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
     def answer(self, keys: Sequence[tuple[str, str]]) -> None:
@@ -60,14 +73,20 @@ class _Table:
             self.cache[key] = (tuple(names[:n_ships]), tuple(names[n_ships:]))
 
 
-def _footprints(bases: Sequence[Base]) -> list[Polygon]:
+def _footprints(
+    bases: Sequence[Base],
+) -> tuple[list[Polygon], list[Ring | None], list[tuple[Box, Disc] | None]]:
     """The :func:`~battleline.rulesets.bf1900.table.footprint` of every base in one broadcast
-    (:func:`~battleline.rulesets.bf1900.table.footprints`: the same operations on each number,
-    so the same corners bit for bit)."""
+    (:func:`~battleline.rulesets.bf1900.table.footprint_corners`: the same operations on each
+    number, so the same corners bit for bit), with each one's convex ring, box and disc from
+    those corners (:func:`~battleline.rulesets.bf1900.table.base_rings`: the polygon's own
+    coordinates, so nothing need be read back from shapely)."""
     if not bases:
-        return []
+        return [], [], []
     rows = np.array([(p.x, p.y, p.heading, length, width) for _, p, length, width in bases])
-    return list(footprints(*rows.T))
+    corners = footprint_corners(*rows.T)
+    rings, extents = base_rings(corners)
+    return list(shapely.polygons(corners)), rings, extents
 
 
 @lru_cache(maxsize=4)

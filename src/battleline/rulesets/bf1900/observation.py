@@ -234,6 +234,33 @@ def _coasts(scenario: str) -> Obstacles | None:
     return Obstacles({}, pieces) if pieces else None
 
 
+#: One ship afloat as sight reads her: name, side, pose (x, y, heading) and base length, metres.
+#: Plain numbers, so that a key made of them hashes without calling back into Python.
+Afloat = tuple[str, str, float, float, float, float]
+
+
+def afloat_ships(state: Bf1900State) -> tuple[Afloat, ...]:
+    """Every ship afloat (sinking ones too), in scenario order, as sight reads her: all that
+    :func:`sighted` and :func:`contacts_for` know of the table besides the scenario."""
+    from battleline.rulesets.bf1900.ruleset import scale_of
+
+    scale = scale_of(state)
+    poses = state.poses
+    # A base's size depends on the ship type alone (Scale.base_size_m): one look-up a type.
+    by_type: dict[ShipType, float] = {}
+    out: list[Afloat] = []
+    for n, log in state.logs.items():
+        if log.sunk:
+            continue
+        kind = log.cls.type
+        length = by_type.get(kind)
+        if length is None:
+            length = by_type[kind] = scale.base_size_m(log.cls)[0]
+        pose = poses[n]
+        out.append((n, log.side, pose.x, pose.y, pose.heading, length))
+    return tuple(out)
+
+
 def sighted(state: Bf1900State, side: str) -> dict[str, str]:
     """The enemy ships afloat that ``side`` can see, each with the own ship she is seen from:
     the nearest (funnel to funnel) whose sight line, drawn as BF6-LOS-01 draws it, crosses no
@@ -242,7 +269,7 @@ def sighted(state: Bf1900State, side: str) -> dict[str, str]:
     Another ship's base in the way hides a target from the guns (BF6-LOS-02, checked when the
     gunnery log is) but not from view: her masts and smoke still show, and torpedoes may be
     launched at her (BF6-TORP-04), which presumes she is seen."""
-    return _sight(state, side)[0]
+    return dict(_sight(state.scenario, afloat_ships(state), side).seen)
 
 
 def watchers(state: Bf1900State, ships: Collection[str]) -> dict[str, tuple[str, ...]]:
@@ -267,32 +294,35 @@ def watchers(state: Bf1900State, ships: Collection[str]) -> dict[str, tuple[str,
     return out
 
 
-def _sight(
-    state: Bf1900State, side: str
-) -> tuple[dict[str, str], dict[str, tuple[float, float]], dict[str, float]]:
-    """:func:`sighted`, with the forward funnels and base lengths of the ships it looked at."""
-    from battleline.rulesets.bf1900.ruleset import scale_of
+@dataclass(frozen=True, slots=True)
+class _Sight:
+    """What :func:`_sight` found: ``seen`` (target → observer, scenario order), and the forward
+    funnel and base length of every ship it looked at. Shared by every caller asking about the
+    same table: never changed after it is built."""
 
-    logs = state.logs
-    own = [n for n, log in logs.items() if log.side == side and log.afloat]
-    enemy = [n for n, log in logs.items() if log.side != side and log.afloat]
-    if not own or not enemy:
-        return {}, {}, {}
-    scale = scale_of(state)
-    # A base's size depends on the ship type alone (Scale.base_size_m): one look-up a type.
-    by_type: dict[ShipType, float] = {}
-    lengths: dict[str, float] = {}
-    for n in own + enemy:
-        cls = logs[n].cls
-        length = by_type.get(cls.type)
-        if length is None:
-            length = by_type[cls.type] = scale.base_size_m(cls)[0]
-        lengths[n] = length
-    poses = state.poses
-    funnels = {n: funnel_point(poses[n], lengths[n]) for n in lengths}
-    limit = get_scenario(state.scenario).visibility_m
-    coasts = _coasts(state.scenario)
-    own_funnels = [funnels[n] for n in own]
+    seen: dict[str, str]
+    funnels: dict[str, tuple[float, float]]
+    lengths: dict[str, float]
+
+
+@lru_cache(maxsize=32)
+def _sight(scenario: str, ships: tuple[Afloat, ...], side: str) -> _Sight:
+    """:func:`sighted` for the ships afloat ``ships`` (:func:`afloat_ships`) on the scenario's
+    table.
+
+    A pure function of immutable arguments, so cached: a phase's views, the admirals' views
+    and the umpire's "not in sight" checks all ask about the same table, which changes only
+    when ships move or sink (and then it is another key).
+    """
+    own_names = [ship[0] for ship in ships if ship[1] == side]
+    enemy = [ship[0] for ship in ships if ship[1] != side]
+    if not own_names or not enemy:
+        return _Sight({}, {}, {})
+    lengths = {n: length for n, _, _, _, _, length in ships}
+    funnels = {n: funnel_point(Pose(x, y, h), length) for n, _, x, y, h, length in ships}
+    limit = get_scenario(scenario).visibility_m
+    coasts = _coasts(scenario)
+    own_funnels = [funnels[n] for n in own_names]
     hypot = math.hypot
     # Each target's nearest own ship first (ties to the earlier in scenario order), then the
     # sight lines of all those pairs in one batched query; only a target land hides from her
@@ -305,20 +335,20 @@ def _sight(
         if limit is None or d <= limit:
             nearest.append((target, (tx, ty), dists, i))
     if coasts is None:
-        return {target: own[i] for target, _, _, i in nearest}, funnels, lengths
+        return _Sight({target: own_names[i] for target, _, _, i in nearest}, funnels, lengths)
     found = coasts.blockers_of_segments([(own_funnels[i], t) for _, t, _, i in nearest])
     out: dict[str, str] = {}
     for (target, t, dists, i), blockers in zip(nearest, found, strict=True):
         if not blockers:
-            out[target] = own[i]
+            out[target] = own_names[i]
             continue
         for d, j in sorted(dists)[1:]:
             if limit is not None and d > limit:
                 break
             if not coasts.blockers_of_segment(own_funnels[j], t):
-                out[target] = own[j]
+                out[target] = own_names[j]
                 break
-    return out, funnels, lengths
+    return _Sight(out, funnels, lengths)
 
 
 # -- observed poses --------------------------------------------------------------------------
@@ -362,6 +392,36 @@ def observed_pose(
     return Pose(fx - math.sin(hr) * ahead, fy - math.cos(hr) * ahead, heading)
 
 
+@lru_cache(maxsize=32)
+def _observed(
+    scenario: str,
+    ships: tuple[Afloat, ...],
+    side: str,
+    seed: int,
+    turn: int,
+    skill: str | None,
+) -> tuple[tuple[str, str, Pose], ...]:
+    """``(name, observer, apparent pose)`` of every enemy ship ``side`` sees on this table, in
+    scenario order: the poses of :func:`contacts_for`. A pure function of immutable arguments
+    (the draws depend on the seed, side, ship and turn alone), so cached: every view of a
+    side in one phase, and in the phases of a turn where nothing moves or sinks, shares it."""
+    sight = _sight(scenario, ships, side)
+    if not sight.seen:
+        return ()
+    model = load_observation()
+    eye = model.eye(skill)
+    limit = get_scenario(scenario).visibility_m
+    poses = {n: Pose(x, y, h) for n, _, x, y, h, _ in ships if n in sight.seen}
+    out: list[tuple[str, str, Pose]] = []
+    for name, observer in sight.seen.items():
+        draws = observation_draws(seed, side, name, turn)
+        pose = observed_pose(
+            model, eye, poses[name], sight.lengths[name], sight.funnels[observer], draws, limit
+        )
+        out.append((name, observer, pose))
+    return tuple(out)
+
+
 def contacts_for(state: Bf1900State, side: str) -> tuple[Contact, ...]:
     """The enemy ships ``side`` sees, in scenario order, each where she appears to be.
 
@@ -383,41 +443,64 @@ def contacts_for(state: Bf1900State, side: str) -> tuple[Contact, ...]:
             for name, log in logs.items()
             if log.side != side and not log.sunk
         )
-    seen, funnels, lengths = _sight(state, side)
-    if not seen:
-        return ()
-    model = load_observation()
-    eye = model.eye(side_skill(state, side))
-    limit = get_scenario(state.scenario).visibility_m
+    # What shows of each enemy ship afloat: class, and smoke, sinking and struck colours.
+    shows = tuple(
+        (
+            name,
+            log.cls.name,
+            log.cls.type.value,
+            log.cls.size,
+            log.fires_external > 0,
+            log.sinking is not None,
+            log.surrendered,
+        )
+        for name, log in logs.items()
+        if log.side != side and not log.sunk
+    )
+    return _contacts(
+        state.scenario,
+        afloat_ships(state),
+        side,
+        state.seed,
+        state.turn,
+        side_skill(state, side),
+        shows,
+    )
+
+
+#: One enemy ship's outward signs for :func:`_contacts`: name, class name, type, size, and
+#: whether she shows smoke and flame, is sinking, has struck.
+Shows = tuple[str, str, str, int, bool, bool, bool]
+
+
+@lru_cache(maxsize=32)
+def _contacts(
+    scenario: str,
+    ships: tuple[Afloat, ...],
+    side: str,
+    seed: int,
+    turn: int,
+    skill: str | None,
+    shows: tuple[Shows, ...],
+) -> tuple[Contact, ...]:
+    """:func:`contacts_for` from immutable values alone (the table, the draws' keys and each
+    enemy ship's outward signs), so cached: the contacts are frozen, and every view of a side
+    until something moves, sinks, burns or strikes hands out the same ones."""
+    signs = {s[0]: s for s in shows}
     out: list[Contact] = []
-    for name, observer in seen.items():
-        log = logs[name]
-        draws = observation_draws(state.seed, side, name, state.turn)
-        pose = observed_pose(
-            model, eye, state.poses[name], lengths[name], funnels[observer], draws, limit
-        )
-        out.append(
-            Contact(
-                name,
-                log.cls.name,
-                log.cls.type.value,
-                log.cls.size,
-                pose,
-                log.fires_external > 0,
-                log.sinking is not None,
-                log.surrendered,
-                observer,
-                True,
-            )
-        )
+    for name, observer, pose in _observed(scenario, ships, side, seed, turn, skill):
+        _, cls, kind, size, fires, sinking, struck = signs[name]
+        out.append(Contact(name, cls, kind, size, pose, fires, sinking, struck, observer, True))
     return tuple(out)
 
 
 __all__ = [
     "OPTION",
+    "Afloat",
     "Contact",
     "Eye",
     "ObservationModel",
+    "afloat_ships",
     "contacts_for",
     "load_observation",
     "observation_draws",

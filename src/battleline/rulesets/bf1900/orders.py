@@ -94,12 +94,15 @@ def parse_command(state: Bf1900State, side: str, texts: Sequence[str]) -> Sealed
     return SealedCommand(out, moves)
 
 
-def _in_sight(state: Bf1900State, side: str, phase: str, shots: Sequence[tuple[str, str]]) -> None:
+def _in_sight(
+    state: Bf1900State, side: str, phase: str, shots: Sequence[tuple[str, str]]
+) -> dict[str, str] | None:
     """Refuse a ``(firer, target)`` whose target is an enemy ship the side cannot see (not in
     its view): "not in sight", without a word of where she is or what hides her (BF6-LOS-01;
-    issue 11, §4). Unknown names, own ships and the sunk are left to the phase's own checks."""
+    issue 11, §4). Unknown names, own ships and the sunk are left to the phase's own checks.
+    Returns what the side sees (:func:`sighted`) when it had to look."""
     if not shots or not observing(state):
-        return
+        return None
     seen: dict[str, str] | None = None
     for firer, target in shots:
         log = state.logs.get(target)
@@ -111,6 +114,18 @@ def _in_sight(state: Bf1900State, side: str, phase: str, shots: Sequence[tuple[s
             raise IllegalOrderError(
                 f"turn {state.turn} {phase}: {firer} firing at {target}: not in sight (BF6-LOS-01)"
             )
+    return seen
+
+
+def _shown(state: Bf1900State, side: str, seen: dict[str, str] | None) -> set[str] | None:
+    """The ships an answer to ``side`` may name: its own and the enemy ships in its view
+    (``seen``, or :func:`sighted` when not given; ``None`` when every ship afloat is in view,
+    the observation model off)."""
+    if not observing(state):
+        return None
+    if seen is None:
+        seen = sighted(state, side)
+    return {n for n, log in state.logs.items() if log.side == side} | set(seen)
 
 
 def parse_torpedoes(
@@ -135,7 +150,7 @@ def parse_gunnery(
     entries = [gunnery.GunneryEntry.parse(t, side) for t in texts]
     for e in entries:
         own_ship(state, side, e.firer, "gunnery")
-    _in_sight(state, side, "gunnery", [(e.firer, e.target) for e in entries])
+    seen = _in_sight(state, side, "gunnery", [(e.firer, e.target) for e in entries])
     if entries:
         gunnery.validate_entries(
             entries,
@@ -145,6 +160,7 @@ def parse_gunnery(
             land=land_of(state),
             turn=state.turn,
             side=side,
+            shown=_shown(state, side, seen),
         )
     return entries
 

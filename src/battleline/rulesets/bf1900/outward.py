@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from battleline.engine.events import EventKind, EventLog
 from battleline.rulesets.bf1900.shiplog import ShipLog
@@ -28,9 +28,9 @@ def firing_side(events: EventLog, firer: str) -> tuple[str, ...]:
     return (side,) if side else ()
 
 
-@dataclass(frozen=True, slots=True)
-class Signs:
-    """What shows of one ship across the table."""
+class Signs(NamedTuple):
+    """What shows of one ship across the table (a named tuple: built for every ship before and
+    after each damage step, so cheap to make and compare)."""
 
     burning: bool
     stopped: bool
@@ -42,14 +42,14 @@ class Signs:
     @classmethod
     def of(cls, log: ShipLog) -> Signs:
         """The signs a ship shows now."""
-        gone = log.sunk or log.sinking is not None
+        sunk, sinking = log.sunk, log.sinking is not None
         return cls(
-            burning=log.fires_external > 0 and not log.sunk,
-            stopped=log.speed_knots <= 0.0 and not gone,
-            listing=bool(log.uneven) and not log.sunk,
-            sinking=log.sinking is not None and not log.sunk,
-            sunk=log.sunk,
-            struck=log.surrendered,
+            log.fires_external > 0 and not sunk,  # burning
+            not (sunk or sinking) and log.speed_knots <= 0.0,  # stopped
+            bool(log.uneven) and not sunk,  # listing
+            sinking and not sunk,  # sinking
+            sunk,
+            log.surrendered,  # struck
         )
 
 

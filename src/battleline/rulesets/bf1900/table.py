@@ -54,7 +54,19 @@ def footprints(
     length: NDArray[np.float64],
     width: NDArray[np.float64],
 ) -> NDArray[np.object_]:
-    """Many base rectangles at once (vectorised; used by collision checks over whole fleets).
+    """Many base rectangles at once (vectorised; used by collision checks over whole fleets):
+    shapely polygons of :func:`footprint_corners`."""
+    return shapely.polygons(footprint_corners(x, y, heading, length, width))  # type: ignore[no-any-return]
+
+
+def footprint_corners(
+    x: NDArray[np.float64],
+    y: NDArray[np.float64],
+    heading: NDArray[np.float64],
+    length: NDArray[np.float64],
+    width: NDArray[np.float64],
+) -> NDArray[np.float64]:
+    """The four corners of many base rectangles, shape (bases, 4, 2).
 
     Corner ``i`` is ``centre + FA[i]·(length/2)·ahead + FS[i]·(width/2)·starboard``, all four
     corners of every base in one broadcast expression (same operations in the same order for
@@ -69,7 +81,7 @@ def footprints(
     corners = np.empty((len(x), 4, 2))
     corners[:, :, 0] = np.asarray(x)[:, None] + fa_hl * ax + fs_hw * sx
     corners[:, :, 1] = np.asarray(y)[:, None] + fa_hl * ay + fs_hw * sy
-    return shapely.polygons(corners)  # type: ignore[no-any-return]
+    return corners
 
 
 #: Signs of the four corners of a base: ahead (bow +1, stern -1) and abeam (starboard +1).
@@ -187,6 +199,54 @@ def ring_extent(ring: Ring) -> tuple[Box, Disc]:
     return (min(xs), min(ys), max(xs), max(ys)), (cx, cy, radius * (1.0 + 1e-9) + 1e-6)
 
 
+def base_rings(
+    corners: NDArray[np.float64],
+) -> tuple[list[Ring | None], list[tuple[Box, Disc] | None]]:
+    """:func:`convex_ring` and :func:`ring_extent` of many four-corner bases at once (corners
+    of shape (bases, 4, 2), as :func:`footprint_corners` draws them).
+
+    The turn signs are :func:`_orient`'s operations in its order on each number, so a ring is
+    certain, turned or refused exactly as there; the disc's centre sums the corners in the
+    ring's order as ``sum`` does. Only the radius may differ from ``math.hypot``'s in the last
+    bit, far inside the disc's widening, so the disc still surely holds the base.
+    """
+    n = len(corners)
+    if n == 0:
+        return [], []
+    a, b, p = np.roll(corners, 2, axis=1), np.roll(corners, 1, axis=1), corners
+    t1 = (b[:, :, 0] - a[:, :, 0]) * (p[:, :, 1] - a[:, :, 1])
+    t2 = (b[:, :, 1] - a[:, :, 1]) * (p[:, :, 0] - a[:, :, 0])
+    det, bound = t1 - t2, _ORIENT_EPS * (np.abs(t1) + np.abs(t2))
+    ccw: NDArray[np.bool_] = np.all(det > bound, axis=1)
+    cw: NDArray[np.bool_] = np.all(det < -bound, axis=1)
+    ring = np.where(cw[:, None, None], corners[:, ::-1], corners)
+    xs, ys = ring[:, :, 0], ring[:, :, 1]
+    cx = (((xs[:, 0] + xs[:, 1]) + xs[:, 2]) + xs[:, 3]) / 4.0
+    cy = (((ys[:, 0] + ys[:, 1]) + ys[:, 2]) + ys[:, 3]) / 4.0
+    radius = np.hypot(xs - cx[:, None], ys - cy[:, None]).max(axis=1) * (1.0 + 1e-9) + 1e-6
+    lo, hi = ring.min(axis=1), ring.max(axis=1)
+    rings: list[Ring | None] = []
+    extents: list[tuple[Box, Disc] | None] = []
+    rows = zip(
+        np.logical_or(ccw, cw).tolist(),
+        ring.tolist(),
+        lo.tolist(),
+        hi.tolist(),
+        cx.tolist(),
+        cy.tolist(),
+        radius.tolist(),
+        strict=True,
+    )
+    for ok, pts, (x0, y0), (x1, y1), x, y, r in rows:
+        if ok:
+            rings.append(tuple((u, v) for u, v in pts))
+            extents.append(((x0, y0, x1, y1), (x, y, r)))
+        else:
+            rings.append(None)
+            extents.append(None)
+    return rings, extents
+
+
 def segment_meets_ring(a: Point, b: Point, ring: Ring) -> bool | None:
     """Whether the closed segment a–b meets a convex polygon (boundary included), by separating
     axes; ``None`` when a determinant is too close to 0 for floating point to be sure.
@@ -250,10 +310,12 @@ class Obstacles:
         footprints: Mapping[str, Polygon],
         land: Sequence[Land] = (),
         rings: Sequence[Ring | None] | None = None,
+        extents: Sequence[tuple[Box, Disc] | None] | None = None,
     ) -> None:
         """``rings``, if given, are the :func:`convex_ring` of each footprint, in order (for
         bases from :func:`footprint`, :func:`base_ring`); otherwise they are read from the
-        polygons."""
+        polygons. ``extents``, if given with them, are each ring's box and disc
+        (:func:`ring_extent`, or :func:`base_rings` for many bases at once)."""
         self.names: list[str] = [*footprints, *(piece.name for piece in land)]
         self.geoms: list[Polygon] = [*footprints.values(), *(piece.polygon for piece in land)]
         self.is_land: list[bool] = [False] * len(footprints) + [True] * len(land)
@@ -269,7 +331,8 @@ class Obstacles:
                 self._boxes.append((minx, miny, maxx, maxy))
                 self._discs.append(None)
             else:
-                box, disc = ring_extent(ring)
+                extent = extents[g] if extents is not None else None
+                box, disc = extent if extent is not None else ring_extent(ring)
                 self._boxes.append(box)
                 self._discs.append(disc)
 
@@ -297,11 +360,17 @@ class Obstacles:
         numpy broadcast (:meth:`_array_candidates`); only the survivors get the exact test.
         """
         if len(segments) * len(self.geoms) > _LOOP_LIMIT:
-            candidates = self._array_candidates(segments)
-            return [
-                self._exact(a, b, hits, excludes[s] if excludes is not None else frozenset())
-                for s, ((a, b), hits) in enumerate(zip(segments, candidates, strict=True))
-            ]
+            seg_idx, geom_idx = self._screen(segments)
+            verdicts = self._quad_verdicts(segments, seg_idx, geom_idx)
+            names = self.names
+            found: list[list[str]] = [[] for _ in segments]
+            for s, g, v in zip(seg_idx.tolist(), geom_idx.tolist(), verdicts.tolist(), strict=True):
+                if v == 0 or (excludes is not None and names[g] in excludes[s]):
+                    continue
+                a, b = segments[s]
+                if v == 1 or self._meets(a, b, g):  # row-major: each segment's in index order
+                    found[s].append(names[g])
+            return found
         out: list[list[str]] = []
         for s, (a, b) in enumerate(segments):
             skip = excludes[s] if excludes is not None else frozenset()
@@ -309,6 +378,15 @@ class Obstacles:
         return out
 
     def _array_candidates(self, segments: Sequence[tuple[Point, Point]]) -> list[list[int]]:
+        """For each segment, in index order, the obstacles that pass :meth:`_screen`."""
+        found: list[list[int]] = [[] for _ in segments]
+        for s, g in zip(*(a.tolist() for a in self._screen(segments)), strict=True):
+            found[s].append(g)  # row-major: each segment's obstacles in index order
+        return found
+
+    def _screen(
+        self, segments: Sequence[tuple[Point, Point]]
+    ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
         """For each segment, in index order, the obstacles whose bounding box meets the segment's
         and (for a base) whose disc is not surely clear of the segment's line: the tests of
         :meth:`_box_candidates` and :meth:`_blockers`, for every (segment, obstacle) pair in one
@@ -332,10 +410,59 @@ class Obstacles:
         t1, t2 = dx * (cy - ay), dy * (cx - ax)
         clear = np.abs(t1 - t2) - _ORIENT_EPS * (np.abs(t1) + np.abs(t2)) > radius * reach
         seg_idx, geom_idx = np.nonzero(meets_box & ~(clear & has_disc))
-        found: list[list[int]] = [[] for _ in segments]
-        for s, g in zip(seg_idx.tolist(), geom_idx.tolist(), strict=True):
-            found[s].append(g)  # row-major: each segment's obstacles in index order
-        return found
+        return seg_idx, geom_idx
+
+    def _quad_verdicts(
+        self,
+        segments: Sequence[tuple[Point, Point]],
+        seg_idx: NDArray[np.intp],
+        geom_idx: NDArray[np.intp],
+    ) -> NDArray[np.int8]:
+        """:func:`segment_meets_ring` of every (segment, obstacle) pair at once, for the
+        obstacles whose ring has four corners (every base): 1 meets, 0 does not, -1 for a pair
+        it leaves to :meth:`_meets` (land, another ring, or a sign floating point cannot
+        settle). The same operations in the same order on each number as the scalar test, so
+        the same verdicts."""
+        out = np.full(len(seg_idx), -1, dtype=np.int8)
+        quads, has_quad = self._quads
+        pick = np.flatnonzero(has_quad[geom_idx])
+        if len(pick) == 0:
+            return out
+        seg = np.asarray(segments, dtype=float).reshape(len(segments), 4)[seg_idx[pick]]
+        ax, ay, bx, by = (seg[:, i : i + 1] for i in range(4))
+        ring = quads[geom_idx[pick]]
+        vx, vy = ring[:, :, 0], ring[:, :, 1]
+        eps = _ORIENT_EPS
+        dx, dy = bx - ax, by - ay
+        t1, t2 = dx * (vy - ay), dy * (vx - ax)  # the segment's line against every corner
+        det, bound = t1 - t2, eps * (np.abs(t1) + np.abs(t2))
+        left, right = (det > bound).any(axis=1), (det < -bound).any(axis=1)
+        crossed = left & right
+        unsure = ~crossed & ~((det > bound) | (det < -bound)).all(axis=1)
+        apart = ~crossed & ~unsure
+        px, py = np.roll(vx, 1, axis=1), np.roll(vy, 1, axis=1)  # each edge from ring[k - 1]
+        ex, ey = vx - px, vy - py
+        sides = []
+        for qx, qy in ((ax, ay), (bx, by)):  # every edge against both ends of the segment
+            t1, t2 = ex * (qy - py), ey * (qx - px)
+            det, bound = t1 - t2, eps * (np.abs(t1) + np.abs(t2))
+            sides.append(np.where(det > bound, 1, np.where(det < -bound, -1, 0)))
+        side_a, side_b = sides
+        apart |= ((side_a < 0) & (side_b < 0)).any(axis=1)
+        unsure |= ((side_a < 1) & (side_b < 1)).any(axis=1)
+        out[pick] = np.where(apart, 0, np.where(unsure, -1, 1))
+        return out
+
+    @cached_property
+    def _quads(self) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        """Every obstacle's four-corner ring as rows (zeros where it has none), and which have
+        one."""
+        quads = np.zeros((len(self._rings), 4, 2))
+        has = np.zeros(len(self._rings), dtype=bool)
+        for g, ring in enumerate(self._rings):
+            if ring is not None and len(ring) == 4:
+                quads[g], has[g] = ring, True
+        return quads, has
 
     @cached_property
     def _arrays(self) -> tuple[NDArray[np.float64], ...]:
@@ -346,13 +473,6 @@ class Obstacles:
         ).reshape(len(self._discs), 3)
         has_disc = np.array([d is not None for d in self._discs], dtype=bool)
         return (*boxes.T, *discs.T, has_disc)
-
-    def _exact(
-        self, a: Point, b: Point, candidates: Iterable[int], skip: set[str] | frozenset[str]
-    ) -> list[str]:
-        """The candidates the segment a–b touches (exact test), less ``skip``."""
-        names = self.names
-        return [names[g] for g in candidates if names[g] not in skip and self._meets(a, b, g)]
 
     def _blockers(
         self, a: Point, b: Point, candidates: Iterable[int], skip: set[str] | frozenset[str]
