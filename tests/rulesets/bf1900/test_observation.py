@@ -374,3 +374,25 @@ def test_the_shared_sight_follows_the_table_as_ships_move_and_sink(tmp_path: Pat
     fresh.logs["Fuji"].sunk = True
     fresh.logs["Hatsuse"].fires_external = 1
     assert contacts_for(fresh, "Blue") == contacts_for(state, "Blue")
+
+
+def test_a_ship_that_stops_or_lists_shows_it_to_the_enemy(tmp_path: Path) -> None:
+    """What a player across the table sees: an enemy ship dead in the water or listing heavily
+    says so in the side's contacts, the view's JSON, without a word of why (her boxes stay her
+    owner's). Issue 11 §3; the signs are those the public events announce (outward.Signs)."""
+    game = _to_phase(new_game(_scenario(tmp_path), 1), "gunnery")
+    state = game.state
+    assert not any(c.stopped or c.listing for c in contacts_for(state, "Blue"))
+    hatsuse = state.logs["Hatsuse"]
+    hatsuse.propulsion.destroyed = len(hatsuse.propulsion.speeds)  # every box gone: no way on
+
+    class _List:
+        speed_boxes, tr_hits, dc_boxes = 0, 0, 0
+
+    state.logs["Fuji"].uneven["Px"] = _List()
+    seen = {c.name: c for c in contacts_for(state, "Blue")}
+    assert (seen["Hatsuse"].stopped, seen["Hatsuse"].listing) == (True, False)
+    assert (seen["Fuji"].stopped, seen["Fuji"].listing) == (False, True)
+    sent = {c["name"]: c for c in game.view("Blue").to_dict()["contacts"]}
+    assert sent["Hatsuse"]["stopped"] is True and sent["Fuji"]["listing"] is True
+    assert "propulsion" not in str(sent["Hatsuse"])

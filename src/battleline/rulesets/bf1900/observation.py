@@ -36,8 +36,10 @@ from typing import Any
 
 from battleline.engine.dice import keyed_normals
 from battleline.engine.geometry import Pose, norm360
+from battleline.rulesets.bf1900.outward import Signs
 from battleline.rulesets.bf1900.scenario import get_scenario
 from battleline.rulesets.bf1900.ship import ShipType
+from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.state import Bf1900State
 from battleline.rulesets.bf1900.table import FUNNEL_FRACTION, Land, Obstacles, funnel_point
 from battleline.rulesets.tomldata import Where, read_toml_file
@@ -65,6 +67,8 @@ class Contact:
     surrendered: bool
     observer: str | None = None
     observed: bool = False
+    stopped: bool = False  # dead in the water, as anyone watching her sees
+    listing: bool = False  # a heavy list (uneven flooding) shows too
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,36 +431,13 @@ def contacts_for(state: Bf1900State, side: str) -> tuple[Contact, ...]:
 
     With the scenario option ``observed_positions`` off: every enemy ship afloat, exact.
     """
-    logs = state.logs
-    if not observing(state):
-        return tuple(
-            Contact(
-                name,
-                log.cls.name,
-                log.cls.type.value,
-                log.cls.size,
-                state.poses[name],
-                log.fires_external > 0,  # smoke and flame show; an internal fire does not
-                log.sinking is not None,
-                log.surrendered,
-            )
-            for name, log in logs.items()
-            if log.side != side and not log.sunk
-        )
-    # What shows of each enemy ship afloat: class, and smoke, sinking and struck colours.
     shows = tuple(
-        (
-            name,
-            log.cls.name,
-            log.cls.type.value,
-            log.cls.size,
-            log.fires_external > 0,
-            log.sinking is not None,
-            log.surrendered,
-        )
-        for name, log in logs.items()
+        (name, log.cls.name, log.cls.type.value, log.cls.size, *_signs(log))
+        for name, log in state.logs.items()
         if log.side != side and not log.sunk
     )
+    if not observing(state):
+        return tuple(_contact(s, state.poses[s[0]], None, False) for s in shows)
     return _contacts(
         state.scenario,
         afloat_ships(state),
@@ -469,8 +450,22 @@ def contacts_for(state: Bf1900State, side: str) -> tuple[Contact, ...]:
 
 
 #: One enemy ship's outward signs for :func:`_contacts`: name, class name, type, size, and
-#: whether she shows smoke and flame, is sinking, has struck.
-Shows = tuple[str, str, str, int, bool, bool, bool]
+#: (:func:`_signs`) whether she shows smoke and flame, is sinking, has struck, has stopped, lists.
+Shows = tuple[str, str, str, int, bool, bool, bool, bool, bool]
+
+
+def _signs(log: ShipLog) -> tuple[bool, bool, bool, bool, bool]:
+    """What shows of an enemy ship afloat: smoke and flame (an internal fire does not show),
+    sinking, struck colours, stopped, a heavy list (the signs :mod:`.outward` announces)."""
+    signs = Signs.of(log)
+    return signs.burning, signs.sinking, signs.struck, signs.stopped, signs.listing
+
+
+def _contact(shows: Shows, pose: Pose, observer: str | None, observed: bool) -> Contact:
+    name, cls, kind, size, fires, sinking, struck, stopped, listing = shows
+    return Contact(
+        name, cls, kind, size, pose, fires, sinking, struck, observer, observed, stopped, listing
+    )
 
 
 @lru_cache(maxsize=32)
@@ -487,11 +482,10 @@ def _contacts(
     enemy ship's outward signs), so cached: the contacts are frozen, and every view of a side
     until something moves, sinks, burns or strikes hands out the same ones."""
     signs = {s[0]: s for s in shows}
-    out: list[Contact] = []
-    for name, observer, pose in _observed(scenario, ships, side, seed, turn, skill):
-        _, cls, kind, size, fires, sinking, struck = signs[name]
-        out.append(Contact(name, cls, kind, size, pose, fires, sinking, struck, observer, True))
-    return tuple(out)
+    return tuple(
+        _contact(signs[name], pose, observer, True)
+        for name, observer, pose in _observed(scenario, ships, side, seed, turn, skill)
+    )
 
 
 __all__ = [

@@ -290,6 +290,8 @@ def enemy_card(contact: Contact) -> Json:
         word
         for word, shown in (
             ("burning", contact.fires),
+            ("stopped", contact.stopped),
+            ("listing heavily", contact.listing),
             ("sinking", contact.sinking),
             ("struck her colours", contact.surrendered),
         )

@@ -152,7 +152,14 @@ def _enemy(seen: SideView, scale: Scale) -> list[dict[str, Any]]:
             length, width = scale.base_size_m(lookup_class(c.cls))
         except (ValueError, BattlelineError):
             length, width = 100.0, 20.0
-        marks = [m for m, on in (("burning", c.fires), ("sinking", c.sinking)) if on]
+        signs = (
+            ("burning", c.fires),
+            ("stopped", c.stopped),
+            ("listing", c.listing),
+            ("sinking", c.sinking),
+            ("struck", c.surrendered),
+        )
+        marks = [m for m, on in signs if on]
         if c.surrendered:
             marks.append("struck")
         out.append(
