@@ -35,7 +35,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
@@ -464,23 +464,47 @@ def calibrate(
 ) -> list[Row]:
     """Play ``runs`` battles of each scenario (in ``workers`` processes) and summarise them."""
     jobs = [(s, seed, i, skills) for s in scenarios for i in range(runs)]
+    figures, survivors = record_figures()
+    rows: list[Row] = []
+    done: list[BattleRecord] = []
+
+    def take(results: Iterable[BattleRecord]) -> None:
+        """Summarise each scenario as soon as its runs are in (a line on stderr for each)."""
+        for r in results:
+            if r.error:
+                print(f"run {r.index} failed: {r.error}", file=sys.stderr)
+            done.append(r)
+            if len(done) == runs:
+                row = summarise(HISTORY[scenarios[len(rows)]], done, figures, survivors)
+                rows.append(row)
+                done.clear()
+                print(progress_line(row), file=sys.stderr, flush=True)
+
     if workers > 1:
         with ProcessPoolExecutor(
             max_workers=workers, initializer=use_charts, initargs=(charts,)
         ) as pool:
-            results = list(pool.map(_job, jobs, chunksize=1))
+            take(pool.map(_job, jobs, chunksize=1))
     else:
         use_charts(charts)
-        results = [_job(j) for j in jobs]
-    for r in results:
-        if r.error:
-            print(f"run {r.index} failed: {r.error}", file=sys.stderr)
-    figures, survivors = record_figures()
-    rows = []
-    for k, name in enumerate(scenarios):
-        part = results[k * runs : (k + 1) * runs]
-        rows.append(summarise(HISTORY[name], part, figures, survivors))
+        take(_job(j) for j in jobs)
     return rows
+
+
+def progress_line(r: Row) -> str:
+    """One scenario's headline figures, printed as soon as its runs are in."""
+    a, b = r.sides
+    rated = ", ".join(
+        f"{h.side} {h.guns} {h.rate:.1%} (record {h.record}{'' if h.ok else ', NOT within x2'})"
+        for h in r.hits
+        if h.record is not None
+    )
+    return (
+        f"{r.scenario}: victor {r.victor_rate:.0%}, sunk {a} {r.sunk_mean[0]:.2f} / "
+        f"{b} {r.sunk_mean[1]:.2f}, struck {r.surrendered_mean[0]:.2f} / "
+        f"{r.surrendered_mean[1]:.2f}; {rated or 'no record hit rate'}; "
+        f"{'met' if r.meets_target else 'NOT met'}"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -236,7 +236,8 @@ def _coasts(scenario: str) -> Obstacles | None:
 def sighted(state: Bf1900State, side: str) -> dict[str, str]:
     """The enemy ships afloat that ``side`` can see, each with the own ship she is seen from:
     the nearest (funnel to funnel) whose sight line, drawn as BF6-LOS-01 draws it, crosses no
-    land (BF6-LOS-02), within the scenario's ``visibility_m``. In scenario order.
+    land (BF6-LOS-02), within the scenario's ``visibility_m`` (or the enemy side's nearer
+    ``seen_at_m``). In scenario order.
 
     Another ship's base in the way hides a target from the guns (BF6-LOS-02, checked when the
     gunnery log is) but not from view: her masts and smoke still show, and torpedoes may be
@@ -267,7 +268,8 @@ def _sight(
         lengths[n] = length
     poses = state.poses
     funnels = {n: funnel_point(poses[n], lengths[n]) for n in lengths}
-    limit = get_scenario(state.scenario).visibility_m
+    # The enemy is one side; unlit ships may be seen only nearer (``[[sides]] seen_at_m``).
+    limit = get_scenario(state.scenario).seen_limit(logs[enemy[0]].side)
     coasts = _coasts(state.scenario)
     own_funnels = [funnels[n] for n in own]
     hypot = math.hypot

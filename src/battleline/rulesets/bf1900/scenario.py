@@ -288,6 +288,13 @@ class SideEntry(_Model):
     gunnery: str | None = None
     doctrine_range_m: float | None = None
     objective: ObjectiveEntry | None = None
+    #: How near the enemy must be to see this side's ships, metres, when that is nearer than
+    #: the scenario's ``visibility_m``: boats running without lights at night (a digital
+    #: adaptation, ``docs/scenarios.md``). ``None``: the scenario's visibility.
+    seen_at_m: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    #: Turns at the start in which this side, taken by surprise, has its guns unmanned: its
+    #: ships may not fire (a digital adaptation, ``docs/scenarios.md``).
+    surprised_turns: int = Field(default=0, ge=0, le=20)
     divisions: list[DivisionEntry] = Field(min_length=1)
 
     @field_validator("gunnery")
@@ -380,6 +387,18 @@ class Scenario(_Model):
             if isinstance(start, str) and START_VISIBILITY_M.get(start) is not None:
                 raw = {**raw, "visibility_m": START_VISIBILITY_M[start]}
         return raw
+
+    def surprised_until(self, side: str) -> int:
+        """The last turn in which ``side``'s guns are unmanned by surprise (0: none)."""
+        return next((s.surprised_turns for s in self.sides if s.name == side), 0)
+
+    def seen_limit(self, side: str) -> float | None:
+        """How far ``side``'s ships can be seen, metres: the scenario's ``visibility_m``, or the
+        side's ``seen_at_m`` where that is nearer (``None``: to the horizon)."""
+        own = next((s.seen_at_m for s in self.sides if s.name == side), None)
+        if own is None:
+            return self.visibility_m
+        return own if self.visibility_m is None else min(own, self.visibility_m)
 
     @property
     def battle_year(self) -> int | None:
