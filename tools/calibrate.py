@@ -479,6 +479,8 @@ def calibrate(
                 rows.append(row)
                 done.clear()
                 print(progress_line(row), file=sys.stderr, flush=True)
+                # The scenario's own tables too, so a long sweep stopped early keeps them.
+                print(markdown([row]), file=sys.stderr, flush=True)
 
     if workers > 1:
         with ProcessPoolExecutor(
