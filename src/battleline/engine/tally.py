@@ -2,7 +2,7 @@
 
 The simulator holds no rules, so it cannot know which of a ruleset's events is a shell striking
 home or a round fired. Each ruleset that plays AI against AI offers an optional part ``tally``
-(a module found by :func:`battleline.rulesets.ruleset_part`) that reads its own events:
+(a module of its package, found by the registry's ``ruleset_part``) that reads its own events:
 
 * ``KINDS``: the event kinds it reads (a Monte Carlo battle's lean log keeps these);
 * ``damage_cause(event)``: the cause, one of :data:`CAUSES`, that an event counts one of, or
