@@ -35,9 +35,13 @@ import json
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from battleline.sim.runner import BattleRecord
 
 #: A side whose historical loss is zero meets the target if its mean loss stays below this.
 ZERO_TOLERANCE = 0.5
@@ -82,6 +86,24 @@ HISTORY: dict[str, Record] = {
         "in all, incl. 6 battleships on day one and that night)",
     ),
     "ulsan-1904": Record("ulsan-1904", "Japan", (1, 0), "Rurik scuttled"),
+    "foochow-1884": Record(
+        "foochow-1884",
+        "France",
+        (0, 9),
+        "the Fujian fleet at its moorings sunk, burnt or driven ashore; no French ship lost",
+    ),
+    "pungdo-1894": Record(
+        "pungdo-1894",
+        "Japan",
+        (0, 1),
+        "Kuang Yi run ashore and blown up, Tsao Kiang captured, Tsi Yuen escaped",
+    ),
+    "port-arthur-1904": Record(
+        "port-arthur-1904",
+        "Japan",
+        (0, 0),
+        "three ships torpedoed and out of action for months; nothing sunk on either side",
+    ),
 }
 
 
@@ -94,60 +116,78 @@ def skill_for(mode: str) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
-class RunResult:
-    """One battle's outcome: winner (``None`` for a draw), ships sunk and surrendered per side."""
+class Figure:
+    """One record hit rate (``data/history/hit_rates.toml``): hits per round fired by a side's
+    guns of one calibre class (or ``all``), as one rate or the range the sources span."""
 
-    index: int
-    winner: str | None
-    sides: tuple[str, str]
-    sunk: tuple[int, int]
-    surrendered: tuple[int, int]
-    turns: int
-    #: Set when the engine or an admiral failed mid-game: the run is left out of the table and
-    #: counted in its ``errors`` column (the message is printed to stderr).
-    error: str | None = None
+    scenario: str
+    side: str
+    guns: str
+    low: float
+    high: float
+    what: str
+    source: str
+
+    def within_factor_two(self, rate: float) -> bool:
+        """The hit-rate target: from half the low end to twice the high end."""
+        return self.low / 2 <= rate <= self.high * 2
+
+    @property
+    def text(self) -> str:
+        """The figure as the table prints it."""
+        if self.low == self.high:
+            return f"{self.low:.2%}"
+        return f"{self.low:.1%}–{self.high:.1%}"
 
 
-def play_one(scenario: str, seed: int, index: int, skills: str = "veteran") -> RunResult:
+@dataclass(frozen=True, slots=True)
+class Survivor:
+    """Ships the record has surviving heavy punishment (their class survival is reported)."""
+
+    scenario: str
+    side: str
+    ships: tuple[str, ...]
+    what: str
+
+
+def record_figures() -> tuple[list[Figure], list[Survivor]]:
+    """The record hit rates and survivors, from the packaged ``data/history/hit_rates.toml``."""
+    from importlib.resources import files
+
+    from battleline.rulesets.tomldata import read_toml_file
+
+    res = files("battleline.rulesets.bf1900") / "data" / "history" / "hit_rates.toml"
+    raw = read_toml_file("hit_rates.toml", res)
+    figures = []
+    for row in raw.get("figure", []):
+        low = float(row.get("low", row.get("rate", 0.0)))
+        high = float(row.get("high", row.get("rate", low)))
+        figures.append(
+            Figure(row["scenario"], row["side"], row["guns"], low, high, row["what"], row["source"])
+        )
+    survivors = [
+        Survivor(row["scenario"], row["side"], tuple(row["ships"]), row["what"])
+        for row in raw.get("survivor", [])
+    ]
+    return figures, survivors
+
+
+def play_one(scenario: str, seed: int, index: int, skills: str = "historical") -> BattleRecord:
     """Play run ``index`` of the sweep seeded ``seed`` to its end, AI against AI, the admirals
-    at the skill ``skills`` names (see :func:`skill_for`)."""
+    at the skill ``skills`` names (see :func:`skill_for`): the simulator's battle and record
+    (:func:`battleline.sim.runner.play_battle`, lean log, the ruleset's own tally)."""
     import numpy as np
 
     from battleline.ai.admiral import default_admiral
-    from battleline.ai.base import Admiral, play
-    from battleline.errors import BattlelineError
-    from battleline.game import new_game
-    from battleline.rulesets.bf1900.ruleset import ship_fate
-    from battleline.sim.runner import run_seed
+    from battleline.ai.base import Admiral
+    from battleline.sim.runner import play_battle
 
     skill = skill_for(skills)
 
     def factory(side: str, ss: np.random.SeedSequence) -> Admiral:
         return default_admiral(side, ss, skill)
 
-    game = new_game(scenario, run_seed(seed, index))
-    try:
-        play(game, factory=factory)
-    except BattlelineError as exc:
-        sides = (game.state.sides[0], game.state.sides[1])
-        return RunResult(index, None, sides, (0, 0), (0, 0), game.state.turn, f"{exc}")
-    state = game.state
-    a, b = state.sides
-    struck = {a: 0, b: 0}
-    sunk = {a: 0, b: 0}
-    for log in state.logs.values():
-        fate = ship_fate(log)
-        sunk[log.side] += fate in ("sunk", "sinking")
-        struck[log.side] += fate == "surrendered"
-    result = state.result
-    return RunResult(
-        index=index,
-        winner=None if result is None else result.winner,
-        sides=(a, b),
-        sunk=(sunk[a], sunk[b]),
-        surrendered=(struck[a], struck[b]),
-        turns=state.turn,
-    )
+    return play_battle(scenario, seed, index, factory=factory)
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
@@ -183,6 +223,35 @@ def within_factor_two(mean: float, record: int) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class HitRow:
+    """One side's hits per round fired for one calibre class, against the record's figure."""
+
+    side: str
+    guns: str
+    rounds_per_battle: float
+    hits_per_battle: float
+    rate: float
+    ci: tuple[float, float]
+    #: The record's figure as printed, and whether the rate is within a factor of two of it
+    #: (``None``: no figure for these guns).
+    record: str | None = None
+    ok: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SurvivorRow:
+    """A class the record has surviving: its survival in the runs and the hits it took."""
+
+    side: str
+    ship_class: str
+    ships: int
+    survival: float
+    survival_ci: tuple[float, float]
+    hits_per_ship: float
+    record: str
+
+
+@dataclass(frozen=True, slots=True)
 class Row:
     """One scenario's calibration summary."""
 
@@ -201,24 +270,95 @@ class Row:
     errors: int
     victor_ok: bool
     losses_ok: tuple[bool, bool]
+    hits: tuple[HitRow, ...] = ()
+    survivors: tuple[SurvivorRow, ...] = ()
+
+    @property
+    def hits_ok(self) -> bool:
+        """Every record hit rate of the scenario within a factor of two (true if it has none)."""
+        return all(h.ok is not False for h in self.hits)
 
     @property
     def meets_target(self) -> bool:
-        """Historical victor in most runs and both sides' losses within a factor of two."""
-        return self.victor_ok and all(self.losses_ok)
+        """Historical victor in most runs, both sides' losses within a factor of two, and the
+        hit rates within a factor of two of the record's."""
+        return self.victor_ok and all(self.losses_ok) and self.hits_ok
 
 
-def summarise(record: Record, results: Sequence[RunResult]) -> Row:
+def hit_rows(summary: dict[str, Any], figures: Sequence[Figure]) -> tuple[HitRow, ...]:
+    """The sweep's hit rates by side and calibre class, each beside its record figure."""
+    out = []
+    for side in summary["sides"]:
+        for guns, h in summary["hit_rates"].get(side, {}).items():
+            fig = next((f for f in figures if f.side == side and f.guns == guns), None)
+            out.append(
+                HitRow(
+                    side,
+                    guns,
+                    h["rounds_per_battle"],
+                    h["hits_per_battle"],
+                    h["rate"],
+                    (h["ci95"][0], h["ci95"][1]),
+                    None if fig is None else fig.text,
+                    None if fig is None else fig.within_factor_two(h["rate"]),
+                )
+            )
+    return tuple(out)
+
+
+def survivor_rows(
+    summary: dict[str, Any], scenario: str, survivors: Sequence[Survivor]
+) -> tuple[SurvivorRow, ...]:
+    """The survival (afloat and not struck at the end) of the classes of the ships the record
+    names, and the hits each of their ships took on average."""
+    from battleline.game import new_game
+
+    if not survivors:
+        return ()
+    game = new_game(scenario, 0)
+    fates = game.ruleset.fates(game.state)
+    out = []
+    for sv in survivors:
+        classes = sorted({f.ship_class for f in fates if f.side == sv.side and f.name in sv.ships})
+        for cls in classes:
+            row = summary["class_survival"][sv.side][cls]
+            out.append(
+                SurvivorRow(
+                    sv.side,
+                    cls,
+                    row["ships"],
+                    row["rate"],
+                    wilson(row["survived"], row["ships"]),
+                    row["hits_taken_per_ship"],
+                    sv.what,
+                )
+            )
+    return tuple(out)
+
+
+def summarise(
+    record: Record,
+    results: Sequence[BattleRecord],
+    figures: Sequence[Figure] = (),
+    survivors: Sequence[Survivor] = (),
+) -> Row:
     """Aggregate one scenario's runs against its record (failed runs only counted)."""
+    from battleline.sim.aggregate import Tally
+
     sides = results[0].sides
-    errors = sum(r.error is not None for r in results)
-    results = [r for r in results if r.error is None] or list(results)
+    errors = sum(bool(r.error) for r in results)
+    results = [r for r in results if not r.error] or list(results)
     n = len(results)
+    tally = Tally(record.scenario, 0)
+    for r in results:
+        tally.add(r)
+    summary = tally.summary()
     wins = sum(r.winner == record.victor for r in results)
     draws = sum(r.winner is None for r in results)
     stats = [mean_ci([r.sunk[i] for r in results]) for i in (0, 1)]
     struck = [sum(r.surrendered[i] for r in results) / n for i in (0, 1)]
     means = (stats[0][0], stats[1][0])
+    mine = [f for f in figures if f.scenario == record.scenario]
     return Row(
         scenario=record.scenario,
         runs=n,
@@ -238,21 +378,27 @@ def summarise(record: Record, results: Sequence[RunResult]) -> Row:
             within_factor_two(means[0], record.sunk[0]),
             within_factor_two(means[1], record.sunk[1]),
         ),
+        hits=hit_rows(summary, mine),
+        survivors=survivor_rows(
+            summary, record.scenario, [s for s in survivors if s.scenario == record.scenario]
+        ),
     )
 
 
 def markdown(rows: Sequence[Row]) -> str:
-    """The calibration table."""
+    """The calibration table, the hit-rate table and the survivors."""
     head = (
         "| scenario | runs | historical victor | record sunk | victor rate (95 % CI) | draws "
         "| mean sunk, side 1 (95 % CI) | mean sunk, side 2 (95 % CI) | mean surrendered "
-        "| mean turns | failed runs | target |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+        "| mean turns | failed runs | hit rates | target |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     )
     lines = []
     for r in rows:
         (a, b) = r.sides
         ok = "met" if r.meets_target else "NOT met"
+        rated = [h for h in r.hits if h.ok is not None]
+        hits = f"{sum(bool(h.ok) for h in rated)} of {len(rated)}" if rated else "-"
         lines.append(
             f"| {r.scenario} | {r.runs} | {r.victor} "
             f"| {a} {r.record_sunk[0]}, {b} {r.record_sunk[1]} "
@@ -261,9 +407,37 @@ def markdown(rows: Sequence[Row]) -> str:
             f"| {a} {r.sunk_mean[0]:.2f} ({r.sunk_ci[0][0]:.2f}–{r.sunk_ci[0][1]:.2f}) "
             f"| {b} {r.sunk_mean[1]:.2f} ({r.sunk_ci[1][0]:.2f}–{r.sunk_ci[1][1]:.2f}) "
             f"| {r.surrendered_mean[0]:.2f} / {r.surrendered_mean[1]:.2f} "
-            f"| {r.mean_turns:.1f} | {r.errors} | {ok} |"
+            f"| {r.mean_turns:.1f} | {r.errors} | {hits} | {ok} |"
         )
-    return head + "\n".join(lines) + "\n"
+    out = head + "\n".join(lines) + "\n"
+    out += (
+        "\nHits per round fired (95 % CI over battles; record: the sourced figure, "
+        "data/history/hit_rates.toml)\n\n"
+        "| scenario | side | guns | rounds / battle | hits / battle | hit rate (95 % CI) "
+        "| record | within ×2 |\n|---|---|---|---|---|---|---|---|\n"
+    )
+    for r in rows:
+        for h in r.hits:
+            verdict = "-" if h.ok is None else ("yes" if h.ok else "NO")
+            out += (
+                f"| {r.scenario} | {h.side} | {h.guns} | {h.rounds_per_battle:.0f} "
+                f"| {h.hits_per_battle:.1f} | {h.rate:.1%} ({h.ci[0]:.1%}–{h.ci[1]:.1%}) "
+                f"| {h.record or '-'} | {verdict} |\n"
+            )
+    survivors = [(r.scenario, s) for r in rows for s in r.survivors]
+    if survivors:
+        out += (
+            "\nSurvivors the record names (class survival: afloat and not struck at the end)\n\n"
+            "| scenario | side | class | ships | survived (95 % CI) | hits taken per ship "
+            "| the record |\n|---|---|---|---|---|---|---|\n"
+        )
+        for name, sv in survivors:
+            out += (
+                f"| {name} | {sv.side} | {sv.ship_class} | {sv.ships} "
+                f"| {sv.survival:.0%} ({sv.survival_ci[0]:.0%}–{sv.survival_ci[1]:.0%}) "
+                f"| {sv.hits_per_ship:.1f} | {sv.record} |\n"
+            )
+    return out
 
 
 def use_charts(path: str | None) -> None:
@@ -276,7 +450,7 @@ def use_charts(path: str | None) -> None:
     ruleset.use_charts(path)
 
 
-def _job(args: tuple[str, int, int, str]) -> RunResult:
+def _job(args: tuple[str, int, int, str]) -> BattleRecord:
     return play_one(*args)
 
 
@@ -290,21 +464,49 @@ def calibrate(
 ) -> list[Row]:
     """Play ``runs`` battles of each scenario (in ``workers`` processes) and summarise them."""
     jobs = [(s, seed, i, skills) for s in scenarios for i in range(runs)]
+    figures, survivors = record_figures()
+    rows: list[Row] = []
+    done: list[BattleRecord] = []
+
+    def take(results: Iterable[BattleRecord]) -> None:
+        """Summarise each scenario as soon as its runs are in (a line on stderr for each)."""
+        for r in results:
+            if r.error:
+                print(f"run {r.index} failed: {r.error}", file=sys.stderr)
+            done.append(r)
+            if len(done) == runs:
+                row = summarise(HISTORY[scenarios[len(rows)]], done, figures, survivors)
+                rows.append(row)
+                done.clear()
+                print(progress_line(row), file=sys.stderr, flush=True)
+                # The scenario's own tables too, so a long sweep stopped early keeps them.
+                print(markdown([row]), file=sys.stderr, flush=True)
+
     if workers > 1:
         with ProcessPoolExecutor(
             max_workers=workers, initializer=use_charts, initargs=(charts,)
         ) as pool:
-            results = list(pool.map(_job, jobs, chunksize=1))
+            take(pool.map(_job, jobs, chunksize=1))
     else:
         use_charts(charts)
-        results = [_job(j) for j in jobs]
-    for r in results:
-        if r.error is not None:
-            print(f"run {r.index} failed at turn {r.turns}: {r.error}", file=sys.stderr)
-    rows = []
-    for k, name in enumerate(scenarios):
-        rows.append(summarise(HISTORY[name], results[k * runs : (k + 1) * runs]))
+        take(_job(j) for j in jobs)
     return rows
+
+
+def progress_line(r: Row) -> str:
+    """One scenario's headline figures, printed as soon as its runs are in."""
+    a, b = r.sides
+    rated = ", ".join(
+        f"{h.side} {h.guns} {h.rate:.1%} (record {h.record}{'' if h.ok else ', NOT within x2'})"
+        for h in r.hits
+        if h.record is not None
+    )
+    return (
+        f"{r.scenario}: victor {r.victor_rate:.0%}, sunk {a} {r.sunk_mean[0]:.2f} / "
+        f"{b} {r.sunk_mean[1]:.2f}, struck {r.surrendered_mean[0]:.2f} / "
+        f"{r.surrendered_mean[1]:.2f}; {rated or 'no record hit rate'}; "
+        f"{'met' if r.meets_target else 'NOT met'}"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

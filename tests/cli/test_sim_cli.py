@@ -42,7 +42,16 @@ def test_json_to_stdout_has_the_keys(tiny: str) -> None:
         "flooding",
         "fire",
         "explosion",
+        "ramming",
     }
+    # Hits per round fired by side and calibre class, with the all-guns row and its interval.
+    for side in ("Blue", "Red"):
+        rows = data["hit_rates"][side]
+        assert "all" in rows and set(rows) <= {"all", "heavy", "medium", "light"}
+        for row in rows.values():
+            assert row["hits"] <= row["rounds"]
+            assert row["ci95"][0] <= row["rate"] <= row["ci95"][1]
+        assert rows["all"]["rounds"] == sum(r["rounds"] for c, r in rows.items() if c != "all")
 
 
 def test_one_and_two_workers_print_identical_json(tiny: str) -> None:
@@ -82,7 +91,13 @@ def test_report_json_file_and_plot(tiny: str, tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    for words in ("Outcome", "Survival by class", "Damage received", "Turns played"):
+    for words in (
+        "Outcome",
+        "Survival by class",
+        "Damage received",
+        "Turns played",
+        "Hits per round",
+    ):
         assert words in result.stdout
     assert "Yoshino" in result.stdout and "Kasagi" in result.stdout
     assert json.loads(out.read_text(encoding="utf-8"))["runs"] == 3

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from battleline.engine.events import Event, EventKind
 from battleline.game import new_game
 from battleline.rulesets.bf1900.state import Bf1900State
-from battleline.sim.runner import _COUNTED_KINDS, CAUSES, cause_of, count_damage
+from battleline.rulesets.bf1900.tally import KINDS
+from battleline.sim.runner import CAUSES, cause_of, count_damage
 
 
 def _reference(state: Bf1900State, events: list[Event]) -> tuple[tuple[int, ...], ...]:
@@ -48,10 +49,10 @@ events = st.lists(
 
 
 def test_only_the_counted_kinds_have_a_cause() -> None:
-    """Every kind left out of ``_COUNTED_KINDS`` gives no cause, whatever its data."""
+    """Every kind the bf1900 tally does not read gives no cause, whatever its data."""
     full = {"location": "vitals", "size": 6, "level": 2, "column": "100>", "internal": True}
     for kind in EventKind:
-        if kind not in _COUNTED_KINDS:
+        if kind not in KINDS:
             assert cause_of(Event(kind, "x", ship="A", data=full)) is None
 
 

@@ -385,7 +385,15 @@ class FleetAdmiral:
                 None,
             )
             threat = centroid(picture.funnels[n] for n in enemies)
-            if flag is not None and threat is not None and "TURN" not in self.signalled:
+            # Torpedo craft alone make no fleet turn: each flotilla turns away by itself, clear
+            # of the ships around it, instead of every boat wheeling blind at one signal.
+            boats = all(is_flotilla(picture.own[s].type) for s in picture.own)
+            if (
+                flag is not None
+                and threat is not None
+                and not boats
+                and "TURN" not in self.signalled
+            ):
                 # Turn away together: 16 points from an enemy ahead, 8 from one abeam
                 # (BF6-CMD-27/28); an enemy already astern needs no signal to run from.
                 here = picture.poses[flag]

@@ -96,6 +96,10 @@ RUN_STEP_DEG = 5
 RUN_FRACTION = 0.7
 #: ... and never nearer than this, metres.
 RUN_MIN_M = 450.0
+#: An attack run keeps its boats this far from every enemy ship on the way, metres (funnel to
+#: the ship's seen position; reconstructed): a boat that runs into a ship at anchor stops under
+#: her guns (BF6-COL), which no torpedo-boat captain would choose.
+CLEAR_M = 250.0
 
 
 def attack_run(
@@ -115,7 +119,8 @@ def attack_run(
     range and no nearer than :data:`RUN_MIN_M`, wins; the least turn among equals. When no
     heading gets a ship there this move, the run makes for the point :data:`RUN_FRACTION` of
     torpedo range from where the target will be: an interception course, not a chase of her
-    wake.
+    wake. Headings whose track passes within :data:`CLEAR_M` of an enemy ship come last (fewest
+    such boats first).
     """
     aim = picture.poses[target]
     tx, ty = picture.funnels[target]
@@ -131,13 +136,16 @@ def attack_run(
     }
     lead = picture.poses[ships[0]]
     reach = max((r for ms in mounts.values() for _, r in ms), default=0.0)
-    best: tuple[float, float, float] | None = None
+    best: tuple[float, float, float, float] | None = None
     best_heading = lead.heading
+    enemies = [c.pose for c in picture.targets()]
     for step in range(0, 360, RUN_STEP_DEG):
         heading = norm360(lead.heading + step)
-        ready, miss = 0, 0.0
+        ready, miss, foul = 0, 0.0, 0
         for s in ships:
-            end = predicted_track(picture.poses[s], heading, run_m[s], radius_m)[-1]
+            track = predicted_track(picture.poses[s], heading, run_m[s], radius_m)
+            foul += any(math.hypot(x - e.x, y - e.y) < CLEAR_M for x, y in track for e in enemies)
+            end = track[-1]
             d = math.dist(end, (tx, ty))
             theta = norm360(bearing(end[0], end[1], tx, ty) - heading)
             if any(
@@ -147,6 +155,7 @@ def attack_run(
                 ready += 1
             miss += abs(d - max(RUN_MIN_M, RUN_FRACTION * reach))
         score = (
+            float(foul),
             -float(ready),
             miss if not ready else 0.0,
             abs(signed_angle(heading - lead.heading)),
@@ -180,6 +189,7 @@ def legal_launches(picture: Picture, launches: Sequence[TorpedoLaunch]) -> list[
 
 
 __all__ = [
+    "CLEAR_M",
     "FLOTILLA_LAUNCH_FRACTION",
     "RUN_FRACTION",
     "RUN_MIN_M",

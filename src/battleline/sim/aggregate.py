@@ -38,6 +38,26 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     return low, high
 
 
+def ratio_ci(
+    n: int, fired: int, hits: int, fired2: int, hits2: int, cross: int, z: float = Z95
+) -> tuple[float, float]:
+    """The 95 % interval of a hit rate ``hits / fired`` summed over ``n`` battles.
+
+    The rounds of one battle are not independent trials (the same crews, ranges and targets),
+    so the interval treats the battle as the unit: the ratio estimator's standard error from the
+    per-battle sums (``fired2``, ``hits2``, ``cross``: the sums of each battle's rounds squared,
+    hits squared and rounds × hits), by the delta method. ``(0, 0)`` with no rounds.
+    """
+    if fired <= 0:
+        return 0.0, 0.0
+    r = hits / fired
+    if n < 2:
+        return r, r
+    spread = max(0.0, hits2 - 2 * r * cross + r * r * fired2)  # Σ (h - r·f)²
+    se = math.sqrt(spread / (n - 1) / n) * n / fired
+    return max(0.0, r - z * se), min(1.0, r + z * se)
+
+
 def _mean(counts: Counter[int]) -> float:
     n = sum(counts.values())
     return sum(k * v for k, v in counts.items()) / n if n else 0.0
@@ -64,6 +84,9 @@ class Tally:
     ships: Counter[tuple[str, str]] = field(default_factory=Counter)
     survivors: Counter[tuple[str, str]] = field(default_factory=Counter)
     damage: dict[str, list[int]] = field(default_factory=dict)
+    #: (side, calibre class) → [rounds, hits, Σ rounds², Σ hits², Σ rounds·hits] (per battle).
+    gunnery: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    hits_taken: Counter[tuple[str, str]] = field(default_factory=Counter)
     failed: int = 0
     errors: dict[int, str] = field(default_factory=dict)
 
@@ -112,6 +135,12 @@ class Tally:
         for side, cls, n, k in record.classes:
             self.ships[side, cls] += n
             self.survivors[side, cls] += k
+        for side, calibre, fired, hits in record.gunnery:
+            row = self.gunnery.setdefault((side, calibre), [0] * 5)
+            for j, v in enumerate((fired, hits, fired * fired, hits * hits, fired * hits)):
+                row[j] += v
+        for side, cls, hits in record.hits_taken:
+            self.hits_taken[side, cls] += hits
 
     def merge(self, other: Tally) -> None:
         """Add another tally of the same sweep (a worker's chunk) to this one."""
@@ -135,6 +164,11 @@ class Tally:
         self.decided_turns.update(other.decided_turns)
         self.ships.update(other.ships)
         self.survivors.update(other.survivors)
+        for key, sums in other.gunnery.items():
+            row = self.gunnery.setdefault(key, [0] * 5)
+            for j, v in enumerate(sums):
+                row[j] += v
+        self.hits_taken.update(other.hits_taken)
 
     # -- the summary -------------------------------------------------------------------------
 
@@ -151,6 +185,7 @@ class Tally:
                 "ships": ships,
                 "survived": alive,
                 "rate": alive / ships if ships else 0.0,
+                "hits_taken_per_ship": self.hits_taken[side, cls] / ships if ships else 0.0,
             }
         decided = sum(self.decided_turns.values())
         return {
@@ -181,9 +216,26 @@ class Tally:
                 "decided_rate": rate(decided),
                 "mean_to_decision": _mean(self.decided_turns) if decided else None,
             },
+            "hit_rates": self.hit_rates(),
             "damage_by_cause": {
                 s: {c: (self.damage[s][j] / n if n else 0.0) for j, c in enumerate(CAUSES)}
                 for s in sides
                 if s in self.damage
             },
         }
+
+    def hit_rates(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """Hits per round fired by side and calibre class (and all guns), with 95 % intervals
+        (:func:`ratio_ci`) and the rounds and hits per battle."""
+        n = self.completed
+        out: dict[str, dict[str, dict[str, Any]]] = {s: {} for s in self.sides or ()}
+        for (side, calibre), (fired, hits, f2, h2, fh) in sorted(self.gunnery.items()):
+            out.setdefault(side, {})[calibre] = {
+                "rounds": fired,
+                "hits": hits,
+                "rounds_per_battle": fired / n if n else 0.0,
+                "hits_per_battle": hits / n if n else 0.0,
+                "rate": hits / fired if fired else 0.0,
+                "ci95": list(ratio_ci(n, fired, hits, f2, h2, fh)),
+            }
+        return out

@@ -63,11 +63,36 @@ def losses_table(s: Summary) -> Table:
 def survival_table(s: Summary) -> Table:
     """Each class's survival rate (afloat and not surrendered at the end)."""
     t = Table(title="Survival by class", title_justify="left")
-    for col in ("side", "class", "ships", "survived", "rate"):
+    for col in ("side", "class", "ships", "survived", "rate", "hits taken per ship"):
         t.add_column(col, justify="left" if col in ("side", "class") else "right")
     for side in s["sides"]:
         for cls, row in s["class_survival"][side].items():
-            t.add_row(side, cls, str(row["ships"]), str(row["survived"]), _pct(row["rate"]))
+            t.add_row(
+                side,
+                cls,
+                str(row["ships"]),
+                str(row["survived"]),
+                _pct(row["rate"]),
+                f"{row.get('hits_taken_per_ship', 0.0):.1f}",
+            )
+    return t
+
+
+def hit_rate_table(s: Summary) -> Table:
+    """Hits per round fired, by side and calibre class, with 95 % intervals."""
+    t = Table(title="Hits per round fired (95% interval over battles)", title_justify="left")
+    for col in ("side", "guns", "rounds/battle", "hits/battle", "hit rate", "95% interval"):
+        t.add_column(col, justify="left" if col in ("side", "guns") else "right")
+    for side in s["sides"]:
+        for calibre, row in s.get("hit_rates", {}).get(side, {}).items():
+            t.add_row(
+                side,
+                calibre,
+                f"{row['rounds_per_battle']:.1f}",
+                f"{row['hits_per_battle']:.1f}",
+                _pct(row["rate"]),
+                _ci(row["ci95"]),
+            )
     return t
 
 
@@ -118,6 +143,7 @@ def render(s: Summary) -> Group:
         losses_table(s),
         survival_table(s),
         turns_line(s),
+        hit_rate_table(s),
         damage_table(s),
     )
 

@@ -16,15 +16,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from battleline.engine.events import Event, EventKind, EventLog
 from battleline.engine.ruleset import ShipFate
 from battleline.engine.state import EngineState
+from battleline.engine.tally import ALL_GUNS, BattleTally, NoTally
+from battleline.engine.tally import CAUSES as ENGINE_CAUSES
 
-#: Damage causes the report counts, in report order.
-CAUSES: tuple[str, ...] = ("gunfire", "torpedo", "flooding", "fire", "explosion")
+if TYPE_CHECKING:
+    from battleline.ai.base import AdmiralFactory
+
+#: Damage causes the report counts, in report order (each ruleset's tally maps its events here).
+CAUSES: tuple[str, ...] = ENGINE_CAUSES
 
 #: Fates that count as a ship lost (a ship still sinking when the game ends goes down).
 LOST_FATES = frozenset({"sunk", "sinking"})
@@ -52,6 +58,13 @@ class BattleRecord:
     damage: tuple[tuple[int, ...], tuple[int, ...]]
     #: Why the battle could not be played to its end ("" when it was).
     error: str = ""
+    #: ``(side, calibre class, rounds fired, hits)`` rows, sorted; each side also has a row for
+    #: all its guns (:data:`~battleline.engine.tally.ALL_GUNS`).
+    gunnery: tuple[tuple[str, str, int, int], ...] = ()
+    #: ``(side, class name, hits received by the class's ships)`` rows, sorted.
+    hits_taken: tuple[tuple[str, str, int], ...] = ()
+    #: Ships that struck their colours, per side (not counted in ``sunk``).
+    surrendered: tuple[int, int] = (0, 0)
 
     @classmethod
     def failed(cls, index: int, sides: tuple[str, str], error: str) -> BattleRecord:
@@ -70,87 +83,108 @@ def run_seed(seed: int, index: int) -> int:
     return int(child.generate_state(1, np.uint64)[0])
 
 
-def cause_of(event: Event) -> str | None:
-    """Which damage cause an event counts towards, or ``None``.
+def tally_of(ruleset: str) -> BattleTally:
+    """The ruleset's own ``tally`` part (what its events count as), or one that counts nothing."""
+    from battleline.rulesets import ruleset_part
 
-    * gunfire: a shell that struck a location (Damage Step Two's ``DAMAGE`` event naming the
-      location);
-    * torpedo: a torpedo whose hit is resolved in Damage Step Two (its ``TORPEDO_HIT`` names the
-      size it floods with; the Torpedo Phase's own ``TORPEDO_HIT`` is not counted again);
-    * flooding: a flood hit whose Occurrence roll gave a level (the ``FLOODING`` event naming
-      the column and a level above none), whatever caused it; the events that follow it (the
-      compartment's new level, the effects roll) are not counted again;
-    * fire: a fire started (``FIRE`` naming internal or external);
-    * explosion: an ``EXPLOSION`` event.
-    """
-    kind = event.kind
-    data = event.data
-    if kind is EventKind.DAMAGE:
-        return "gunfire" if "location" in data else None
-    if kind is EventKind.TORPEDO_HIT:
-        return "torpedo" if "size" in data else None
-    if kind is EventKind.FLOODING:
-        return "flooding" if data.get("level") and "column" in data else None
-    if kind is EventKind.FIRE:
-        return "fire" if "internal" in data else None
-    if kind is EventKind.EXPLOSION:
-        return "explosion"
-    return None
+    part = ruleset_part(ruleset, "tally")
+    return NoTally() if part is None else cast(BattleTally, part)
 
 
-#: The only event kinds :func:`cause_of` counts.
-_COUNTED_KINDS = frozenset(
-    {
-        EventKind.DAMAGE,
-        EventKind.TORPEDO_HIT,
-        EventKind.FLOODING,
-        EventKind.FIRE,
-        EventKind.EXPLOSION,
-    }
-)
+def cause_of(event: Event, tally: BattleTally | None = None) -> str | None:
+    """Which damage cause an event counts towards, or ``None``: the ruleset's tally says
+    (bf1900's when none is given)."""
+    return (tally or tally_of("bf1900")).damage_cause(event)
 
 
 def count_damage(
-    sides: Sequence[str], side_of: Mapping[str, str], events: Iterable[Event]
+    sides: Sequence[str],
+    side_of: Mapping[str, str],
+    events: Iterable[Event],
+    tally: BattleTally | None = None,
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Damage received by each side's ships (``side_of``: ship → side), counted by cause (see
-    :func:`cause_of`)."""
+    """Damage received by each side's ships (``side_of``: ship → side), counted by cause (the
+    ruleset's ``tally``, bf1900's when none is given)."""
+    tally = tally or tally_of("bf1900")
+    kinds = tally.KINDS
     a, b = sides
     counts = {a: [0] * len(CAUSES), b: [0] * len(CAUSES)}
     slot = {c: i for i, c in enumerate(CAUSES)}
     for event in events:
         # Most events (rolls, orders, moves ...) are of kinds no cause counts: skip them first.
-        if event.kind not in _COUNTED_KINDS:
+        if event.kind not in kinds:
             continue
         side = side_of.get(event.ship or "")
         if side is None:
             continue
-        cause = cause_of(event)
+        cause = tally.damage_cause(event)
         if cause is not None:
             counts[side][slot[cause]] += 1
     return tuple(counts[a]), tuple(counts[b])
 
 
+def count_shots(
+    side_of: Mapping[str, str],
+    class_of: Mapping[str, str],
+    events: Iterable[Event],
+    tally: BattleTally,
+) -> tuple[tuple[tuple[str, str, int, int], ...], tuple[tuple[str, str, int], ...]]:
+    """Rounds fired and hits made per side and calibre class (plus each side's all-guns row),
+    and hits received per side and ship class (``class_of``: ship → class)."""
+    fired: dict[tuple[str, str], list[int]] = {}
+    taken: dict[tuple[str, str], int] = {}
+    kinds = tally.KINDS
+    for event in events:
+        if event.kind not in kinds:
+            continue
+        for shot in tally.shots(event):
+            side = side_of.get(shot.firer)
+            if side is None:
+                continue
+            keys = {(side, shot.calibre), (side, ALL_GUNS)}
+            for key in keys:
+                row = fired.setdefault(key, [0, 0])
+                row[0] += shot.fired
+                row[1] += shot.hits
+            target = shot.target
+            if shot.hits and target is not None and target in side_of:
+                key2 = (side_of[target], class_of[target])
+                taken[key2] = taken.get(key2, 0) + shot.hits
+    return (
+        tuple((s, c, r[0], r[1]) for (s, c), r in sorted(fired.items())),
+        tuple((s, c, n) for (s, c), n in sorted(taken.items())),
+    )
+
+
 def record_of(
-    index: int, state: EngineState, fates: Sequence[ShipFate], events: Iterable[Event]
+    index: int,
+    state: EngineState,
+    fates: Sequence[ShipFate],
+    events: Sequence[Event],
+    tally: BattleTally | None = None,
 ) -> BattleRecord:
-    """Read a finished game's state, its ships' fates and its events into a
-    :class:`BattleRecord`."""
+    """Read a finished game's state, its ships' fates and its events (counted by the ruleset's
+    ``tally``, bf1900's when none is given) into a :class:`BattleRecord`."""
+    tally = tally or tally_of("bf1900")
     a, b = state.sides
     sides = (a, b)
     sunk = [0, 0]
     crippled = [0, 0]
+    struck = [0, 0]
     in_battle = [False, False]
     classes: dict[tuple[str, str], list[int]] = {}
     for f in fates:
         i = sides.index(f.side)
         sunk[i] += f.fate in LOST_FATES
         crippled[i] += f.fate == "crippled"
+        struck[i] += f.fate == "surrendered"
         in_battle[i] = in_battle[i] or f.in_battle
         row = classes.setdefault((f.side, f.ship_class), [0, 0])
         row[0] += 1
         row[1] += f.fate not in GONE_FATES
     result = state.result
+    side_of = {f.name: f.side for f in fates}
+    gunnery, taken = count_shots(side_of, {f.name: f.ship_class for f in fates}, events, tally)
     return BattleRecord(
         index=index,
         sides=sides,
@@ -160,25 +194,37 @@ def record_of(
         sunk=(sunk[0], sunk[1]),
         crippled=(crippled[0], crippled[1]),
         classes=tuple((s, c, n, k) for (s, c), (n, k) in sorted(classes.items())),
-        damage=count_damage(sides, {f.name: f.side for f in fates}, events),
+        damage=count_damage(sides, side_of, events, tally),
+        gunnery=gunnery,
+        hits_taken=taken,
+        surrendered=(struck[0], struck[1]),
     )
 
 
-def lean_log() -> EventLog:
-    """The event log of a Monte Carlo battle: only what the tally and the admirals read.
+def lean_log(tally: BattleTally | None = None) -> EventLog:
+    """The event log of a Monte Carlo battle: only what the ruleset's tally (bf1900's when none
+    is given) and the admirals read.
 
     A run can always be played again in full from its seed (``battleline sim ... --show RUN``).
     """
     from battleline.ai.base import ADMIRAL_READS
 
-    return EventLog(keep=_COUNTED_KINDS | ADMIRAL_READS | {EventKind.PHASE, EventKind.RESULT})
+    kinds = (tally or tally_of("bf1900")).KINDS
+    return EventLog(keep=kinds | ADMIRAL_READS | {EventKind.PHASE, EventKind.RESULT})
 
 
 def play_battle(
-    scenario: str, seed: int, index: int, *, lean: bool = True, ruleset: str | None = None
+    scenario: str,
+    seed: int,
+    index: int,
+    *,
+    lean: bool = True,
+    ruleset: str | None = None,
+    factory: AdmiralFactory | None = None,
 ) -> BattleRecord:
     """Play run ``index`` of the sweep seeded ``seed``: AI against AI to the result (with
-    ``ruleset`` instead of the scenario's own, if given).
+    ``ruleset`` instead of the scenario's own, if given; the ruleset's own admirals unless
+    ``factory`` builds others).
 
     The battle keeps a lean event log (:func:`lean_log`) unless ``lean`` is False. If the engine
     stops the battle with an error (a rules or AI bug), the record says so
@@ -187,14 +233,17 @@ def play_battle(
     """
     from battleline.ai.base import play
     from battleline.game import new_game
+    from battleline.rulesets import named_ruleset
 
-    game = new_game(scenario, run_seed(seed, index), ruleset, events=lean_log() if lean else None)
+    tally = tally_of(ruleset or named_ruleset(scenario))
+    events = lean_log(tally) if lean else None
+    game = new_game(scenario, run_seed(seed, index), ruleset, events=events)
     a, b = game.state.sides
     try:
-        play(game)
+        play(game, factory=factory)
     except Exception as exc:  # one bad battle must not sink a sweep of thousands
         lines = str(exc).strip().splitlines()
         return BattleRecord.failed(
             index, (a, b), f"{type(exc).__name__}: {lines[0] if lines else ''}"
         )
-    return record_of(index, game.state, game.ruleset.fates(game.state), game.events)
+    return record_of(index, game.state, game.ruleset.fates(game.state), game.events.events, tally)

@@ -200,6 +200,8 @@ def test_an_anchorage_with_nets_out_plays_they_fire_and_are_torpedoed_on_the_net
     text = (SCENARIOS / "port_arthur_1904.toml").read_text()
     text = text.replace('id = "port-arthur-1904"', 'id = "port-arthur-nets"')
     text = text.replace("weigh_anchor_turns = 10", "weigh_anchor_turns = 10\nnets_out = true")
+    # Lit boats (no seen_at_m) and no surprise: the anchored ships see them coming and fire.
+    text = text.replace("seen_at_m = 500", "").replace("surprised_turns = 1", "")
     path = tmp_path / "nets.toml"
     path.write_text(text)
     anchored = {

@@ -20,6 +20,7 @@ from battleline.rulesets.bf1900.ruleset import new_state
 from battleline.rulesets.bf1900.scales import get_scale
 from battleline.rulesets.bf1900.scenario import Scenario, builtin_scenarios, get_scenario
 from battleline.rulesets.bf1900.shipdb import class_of_ship
+from battleline.sim.runner import CAUSES, BattleRecord
 
 #: The navy of each historical side's ships in the database.
 NAVY = {
@@ -31,6 +32,8 @@ NAVY = {
 }
 
 HISTORICAL = ("yalu-1894", "santiago-1898", "yellow-sea-1904", "tsushima-1905", "ulsan-1904")
+#: The harbour battles (issue 12 item 7), calibrated with the fleet actions.
+HARBOUR = ("foochow-1884", "pungdo-1894", "port-arthur-1904")
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -122,7 +125,7 @@ def test_tsushima_battle_lines_are_twelve_a_side() -> None:
     assert sc.sides[1].fleet_flagship == "Mikasa"
 
 
-@pytest.mark.parametrize("sid", HISTORICAL)
+@pytest.mark.parametrize("sid", HISTORICAL + HARBOUR)
 def test_calibration_record_matches_the_scenario(sid: str) -> None:
     """The historical record the calibration compares with names a side of the scenario as
     victor and never counts more ships sunk than a side has."""
@@ -143,16 +146,42 @@ def test_calibration_loss_target_is_a_factor_of_two() -> None:
     assert cal.within_factor_two(0.4, 0) and not cal.within_factor_two(0.5, 0)
 
 
+def _record(
+    index: int,
+    winner: str | None,
+    sunk: tuple[int, int],
+    struck: tuple[int, int],
+    gunnery: tuple[tuple[str, str, int, int], ...] = (),
+    error: str = "",
+) -> BattleRecord:
+    """A battle's record as the simulator gives it, for the calibration's summary."""
+    zero = (0,) * len(CAUSES)
+    return BattleRecord(
+        index,
+        ("China", "Japan"),
+        winner,
+        40,
+        False,
+        sunk,
+        (0, 0),
+        (("China", "Ting Yuen", 2, 2), ("Japan", "Matsushima", 3, 3)),
+        (zero, zero),
+        error,
+        gunnery,
+        (("China", "Ting Yuen", 50),),
+        struck,
+    )
+
+
 def test_calibration_summary_counts_victor_rate_and_interval() -> None:
     """A tally of three runs and a failed one: the victor rate, the draw rate and the mean-sunk
     interval count only the runs that finished; the failure is counted apart."""
     cal = _calibrate()
-    sides = ("China", "Japan")
     runs = [
-        cal.RunResult(0, "Japan", sides, (4, 0), (0, 0), 40),
-        cal.RunResult(1, "Japan", sides, (6, 1), (1, 0), 40),
-        cal.RunResult(2, None, sides, (5, 2), (2, 0), 40),
-        cal.RunResult(3, None, sides, (0, 0), (0, 0), 7, error="engine failed"),
+        _record(0, "Japan", (4, 0), (0, 0)),
+        _record(1, "Japan", (6, 1), (1, 0)),
+        _record(2, None, (5, 2), (2, 0)),
+        _record(3, None, (0, 0), (0, 0), error="engine failed"),
     ]
     row = cal.summarise(cal.HISTORY["yalu-1894"], runs)
     assert row.victor_rate == pytest.approx(2 / 3)
@@ -164,6 +193,34 @@ def test_calibration_summary_counts_victor_rate_and_interval() -> None:
     assert row.runs == 3 and row.errors == 1
     assert row.victor_ok and row.losses_ok == (True, False) and not row.meets_target
     assert "| yalu-1894 | 3 | Japan |" in cal.markdown([row])
+
+
+def test_calibration_hit_rates_meet_the_record_within_a_factor_of_two() -> None:
+    """Issue 12 item 5: the sweep's hits per round fired, side by calibre class, is set beside
+    the record's figure (data/history/hit_rates.toml) and passes within a factor of two."""
+    cal = _calibrate()
+    figures, survivors = cal.record_figures()
+    yalu = [f for f in figures if f.scenario == "yalu-1894"]
+    assert [(f.side, f.guns, f.low, f.high) for f in yalu] == [("Japan", "all", 0.12, 0.15)]
+    assert all(f.source.strip() for f in figures)
+    # Japan: 300 rounds a battle, 60 and 90 hits (25 %): within 6 %-30 %; China has no figure.
+    rows = [("Japan", "all", 300, h) for h in (60, 90)]
+    runs = [
+        _record(i, "Japan", (5, 0), (0, 0), (*g, ("China", "all", 100, 5)))
+        for i, g in enumerate([[rows[0]], [rows[1]]])
+    ]
+    row = cal.summarise(cal.HISTORY["yalu-1894"], runs, figures, survivors)
+    japan = next(h for h in row.hits if h.side == "Japan")
+    assert japan.rate == pytest.approx(0.25) and japan.ok is True
+    assert japan.ci[0] < 0.25 < japan.ci[1]
+    assert next(h for h in row.hits if h.side == "China").ok is None
+    assert row.hits_ok and row.meets_target
+    table = cal.markdown([row])
+    assert "| yalu-1894 | Japan | all | 300 | 75.0 | 25.0% (" in table
+    assert "| yalu-1894 | China | Ting Yuen | 4 | 100% (" in table  # both survived, 25 hits each
+    assert "| 25.0 |" in table
+    high = [_record(i, "Japan", (5, 0), (0, 0), (("Japan", "all", 100, 31),)) for i in (0, 1)]
+    assert not cal.summarise(cal.HISTORY["yalu-1894"], high, figures, survivors).meets_target
 
 
 @pytest.mark.slow

@@ -171,7 +171,9 @@ def shell_sets(m: Measurement, firer: ShipLog, events: EventLog) -> list[ShellSe
     return out
 
 
-def mark_fall(m: Measurement, fall: str, events: EventLog) -> None:
+def mark_fall(
+    m: Measurement, fall: str, events: EventLog, calibres: Mapping[str, int] | None = None
+) -> None:
     """Put down one salvo's marker: the public event and the umpire's measured figures.
 
     The marker (``HIT_ZONE`` red, ``SPLASH`` white) is what everyone at the table sees: where it
@@ -179,7 +181,8 @@ def mark_fall(m: Measurement, fall: str, events: EventLog) -> None:
     ``"over"`` or ``"short"`` of the target as seen from the firing ship. It holds neither the
     estimate (the firer's own order) nor the true range. Those, with the leading edge, the end of
     the zone and its bracket, go to a ``NOTE`` with no owner: the umpire's alone until the game
-    ends (issue 11 §3-4).
+    ends (issue 11 §3-4). The note also holds the salvo's rounds by calibre (``calibres``, cm →
+    rounds), which the simulator's hit rates count (:mod:`.tally`).
     """
     e = m.entry
     x, y = m.point
@@ -221,7 +224,17 @@ def mark_fall(m: Measurement, fall: str, events: EventLog) -> None:
         hit=m.hit,
         ammo=e.ammo.value,
         off_m=off,
+        rounds_by_calibre=dict(calibres or {}),
     )
+
+
+def rounds_by_calibre(entry: GunneryEntry, firer: ShipLog) -> dict[str, int]:
+    """One salvo's rounds by the calibre of the mountings firing them (``"30.5"`` cm → rounds)."""
+    out: dict[str, int] = {}
+    for key, n in entry.rounds:
+        calibre = f"{firer.cls.mounting(key).calibre_cm:g}"
+        out[calibre] = out.get(calibre, 0) + n
+    return out
 
 
 def resolve_gunnery(
@@ -264,7 +277,7 @@ def resolve_gunnery(
             e, sight.funnels[e.firer], poses[e.target], scale.base_size_m(target.cls), scale
         )
         fall = "hit" if m.hit else ("short" if e.estimate_m < m.leading_m else "over")
-        mark_fall(m, fall, events)
+        mark_fall(m, fall, events, rounds_by_calibre(e, firer))
         if m.hit:
             out.extend(shell_sets(m, firer, events))
     for name, keys in fired_half.items():
@@ -285,6 +298,7 @@ __all__ = [
     "measure",
     "parse_log",
     "resolve_gunnery",
+    "rounds_by_calibre",
     "rounds_per_gun",
     "salvos_per_turn",
     "shell_sets",

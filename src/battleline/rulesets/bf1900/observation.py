@@ -268,7 +268,8 @@ def afloat_ships(state: Bf1900State) -> tuple[Afloat, ...]:
 def sighted(state: Bf1900State, side: str) -> dict[str, str]:
     """The enemy ships afloat that ``side`` can see, each with the own ship she is seen from:
     the nearest (funnel to funnel) whose sight line, drawn as BF6-LOS-01 draws it, crosses no
-    land (BF6-LOS-02), within the scenario's ``visibility_m``. In scenario order.
+    land (BF6-LOS-02), within the scenario's ``visibility_m`` (or the enemy side's nearer
+    ``seen_at_m``). In scenario order.
 
     Another ship's base in the way hides a target from the guns (BF6-LOS-02, checked when the
     gunnery log is) but not from view: her masts and smoke still show, and torpedoes may be
@@ -324,7 +325,9 @@ def _sight(scenario: str, ships: tuple[Afloat, ...], side: str) -> _Sight:
         return _Sight({}, {}, {})
     lengths = {n: length for n, _, _, _, _, length in ships}
     funnels = {n: funnel_point(Pose(x, y, h), length) for n, _, x, y, h, length in ships}
-    limit = get_scenario(scenario).visibility_m
+    # The enemy is one side; unlit ships may be seen only nearer (``[[sides]] seen_at_m``).
+    enemy_side = next(ship[1] for ship in ships if ship[1] != side)
+    limit = get_scenario(scenario).seen_limit(enemy_side)
     coasts = _coasts(scenario)
     own_funnels = [funnels[n] for n in own_names]
     hypot = math.hypot

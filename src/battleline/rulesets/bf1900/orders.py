@@ -150,6 +150,13 @@ def parse_gunnery(
     entries = [gunnery.GunneryEntry.parse(t, side) for t in texts]
     for e in entries:
         own_ship(state, side, e.firer, "gunnery")
+    surprised = get_scenario(state.scenario).surprised_until(side) if entries else 0
+    if state.turn <= surprised:
+        raise IllegalOrderError(
+            f"turn {state.turn} gunnery: {entries[0].firer} cannot fire: {side} was taken by "
+            f"surprise and its guns are unmanned until turn {surprised + 1} (scenario "
+            "[[sides]] surprised_turns)"
+        )
     seen = _in_sight(state, side, "gunnery", [(e.firer, e.target) for e in entries])
     if entries:
         gunnery.validate_entries(

@@ -103,6 +103,18 @@ class Scenario(Entry):
                 raw = {**raw, "visibility_m": START_VISIBILITY_M[start]}
         return raw
 
+    def surprised_until(self, side: str) -> int:
+        """The last turn in which ``side``'s guns are unmanned by surprise (0: none)."""
+        return next((s.surprised_turns for s in self.sides if s.name == side), 0)
+
+    def seen_limit(self, side: str) -> float | None:
+        """How far ``side``'s ships can be seen, metres: the scenario's ``visibility_m``, or the
+        side's ``seen_at_m`` where that is nearer (``None``: to the horizon)."""
+        own = next((s.seen_at_m for s in self.sides if s.name == side), None)
+        if own is None:
+            return self.visibility_m
+        return own if self.visibility_m is None else min(own, self.visibility_m)
+
     @property
     def battle_year(self) -> int | None:
         """The year of the battle: ``year``, or the first year (18xx/19xx) written in ``time``."""

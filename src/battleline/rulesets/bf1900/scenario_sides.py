@@ -271,6 +271,13 @@ class SideEntry(Entry):
     gunnery: str | None = None
     doctrine_range_m: float | None = None
     objective: ObjectiveEntry | None = None
+    #: How near the enemy must be to see this side's ships, metres, when that is nearer than
+    #: the scenario's ``visibility_m``: boats running without lights at night (a digital
+    #: adaptation, ``docs/scenarios.md``). ``None``: the scenario's visibility.
+    seen_at_m: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    #: Turns at the start in which this side, taken by surprise, has its guns unmanned: its
+    #: ships may not fire (a digital adaptation, ``docs/scenarios.md``).
+    surprised_turns: int = Field(default=0, ge=0, le=20)
     divisions: list[DivisionEntry] = Field(min_length=1)
 
     @field_validator("gunnery")

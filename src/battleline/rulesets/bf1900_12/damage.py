@@ -197,6 +197,7 @@ def resolve_shell_set(
                 f"{column.name}) rolls {face} → {', '.join(codes) or '-'}",
                 ship=log.name,
                 firer=shells.firer,
+                calibre_cm=shells.calibre_cm,
                 portion=column.portion,
                 column=column.name,
                 roll=face,

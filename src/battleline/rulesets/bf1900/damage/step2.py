@@ -106,6 +106,7 @@ def resolve_shell_set(
             ship=log.name,
             firer=shells.firer,
             mounting=shells.mounting,
+            calibre_cm=shells.calibre_cm,
             ammo=ammo,
             faces=list(faces),
             hits=len(hits),
