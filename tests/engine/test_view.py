@@ -71,6 +71,8 @@ def test_enemy_ships_are_seen_only_from_outside() -> None:
             "surrendered",
             "observer",
             "observed",
+            "stopped",
+            "listing",
         }
     for own in data["own"]:
         assert "propulsion" in own["log"] and "dc_boxes" in own["log"]

@@ -37,6 +37,8 @@ CONTACT_KEYS = {
     "surrendered",
     "observer",
     "observed",
+    "stopped",
+    "listing",
 }
 
 

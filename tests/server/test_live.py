@@ -319,8 +319,11 @@ def test_no_pushed_message_leaks_a_secret_over_a_whole_cruiser_duel(
     """Both sides play a cruiser-duel to its end with the AI's orders, each from its own view,
     while both listen; every message pushed to a side before the result holds none of the
     strings the ruleset's ``secrets(state, side)`` names at any moment of the game, and neither
-    side is ever pushed the other's side-channel chat."""
-    app = create_app(sqlite_db, allow_seed=True, scenario_dir=scenario_dir)
+    side is ever pushed the other's side-channel chat. The rate limit is off: both players
+    share one address here, and the game runs as fast as the machine."""
+    app = create_app(
+        sqlite_db, allow_seed=True, scenario_dir=scenario_dir, limits=Limits.unlimited_rate()
+    )
     srv = Uvicorn(app).start()
     try:
         with httpx.Client(base_url=srv.url, timeout=30) as c:
