@@ -1,5 +1,5 @@
-"""Shared fixtures for the Chromium tests: a uvicorn server in a thread, Debian's chromium
-through Playwright's sync API, and a fresh browser context per test.
+"""Shared fixtures for the Chromium tests: a uvicorn server in a thread (``sse.Uvicorn``),
+Debian's chromium through Playwright's sync API, and a fresh browser context per test.
 
 Use with ``from server.browser_fixtures import CHROMIUM, browser, page, server, sync_api``
 (pytest finds the imported fixtures) or ``pytest_plugins``. A module that uses them should skip
@@ -8,16 +8,13 @@ where chromium is missing: ``pytestmark = pytest.mark.skipif(not Path(CHROMIUM).
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import uvicorn
 
 from battleline.server.app import create_app
+from server.sse import Uvicorn
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -32,28 +29,13 @@ ARGS = [
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
+    """The app on a fresh SQLite file, served by uvicorn in a thread; its base URL."""
     db = tmp_path_factory.mktemp("web") / "web.sqlite3"
-    app = create_app(str(db), scenario_dir=db.parent / "scenarios")
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    srv = Uvicorn(create_app(str(db), scenario_dir=db.parent / "scenarios")).start()
+    yield srv.url
+    srv.stop()
 
 
 @pytest.fixture(scope="module")

@@ -26,8 +26,8 @@ def free_port() -> int:
 class Uvicorn:
     """One app served on 127.0.0.1 by uvicorn in a thread; ``stop`` and ``start`` again."""
 
-    def __init__(self, app: Any, port: int | None = None) -> None:
-        self.app, self.port = app, port or free_port()
+    def __init__(self, app: Any, port: int | None = None, **config: Any) -> None:
+        self.app, self.port, self.config = app, port or free_port(), config
         self.url = f"http://127.0.0.1:{self.port}"
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
@@ -37,8 +37,7 @@ class Uvicorn:
             self.app,
             host="127.0.0.1",
             port=self.port,
-            log_level="warning",
-            timeout_graceful_shutdown=1,
+            **{"log_level": "warning", "timeout_graceful_shutdown": 1, **self.config},
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)

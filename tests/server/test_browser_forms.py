@@ -10,19 +10,16 @@ control; the notation box is never touched (asserted at every step) and the resu
 from __future__ import annotations
 
 import math
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from battleline.server.app import create_app
 from server.browser_fixtures import CHROMIUM, browser, sync_api
+from server.sse import Uvicorn
 
 __all__ = ["browser"]  # fixture, found by pytest
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
@@ -35,21 +32,10 @@ TIMEOUT = 15_000
 @pytest.fixture(scope="module")
 def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server that lets the test choose the seed (``allow_seed``), in a thread."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
     db = tmp_path_factory.mktemp("forms") / "web.sqlite3"
-    app = create_app(str(db), allow_seed=True, scenario_dir=db.parent / "scenarios")
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    srv = Uvicorn(create_app(str(db), allow_seed=True, scenario_dir=db.parent / "scenarios"))
+    yield srv.start().url
+    srv.stop()
 
 
 class Player:

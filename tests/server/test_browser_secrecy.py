@@ -15,8 +15,6 @@ every phase, so each page polls once per phase.
 from __future__ import annotations
 
 import re
-import threading
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,12 +22,12 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from battleline.server.app import create_app
 from battleline.server.limits import Limits
-from server.browser_fixtures import CHROMIUM, _free_port, browser, sync_api
+from server.browser_fixtures import CHROMIUM, browser, sync_api
 from server.mirror import Twin
+from server.sse import Uvicorn
 
 __all__ = ["browser"]  # fixture, found by pytest
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
@@ -42,7 +40,6 @@ TEXT_TYPES = ("json", "text", "svg", "javascript", "html", "css", "xml")
 def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server that lets the test choose the seed (so the twin plays the same game) and has no
     rate limit (two pages and the test read every phase)."""
-    port = _free_port()
     db = tmp_path_factory.mktemp("scan") / "scan.sqlite3"
     app = create_app(
         str(db),
@@ -50,19 +47,9 @@ def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         scenario_dir=db.parent / "scenarios",
         limits=Limits.unlimited_rate(),
     )
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", timeout_keep_alive=300
-    )
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    srv = Uvicorn(app, timeout_keep_alive=300).start()
+    yield srv.url
+    srv.stop()
 
 
 @dataclass
