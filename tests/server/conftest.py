@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from battleline.server.app import create_app
+from battleline.server.limits import Limits
 
 PG_URL = os.environ.get("BATTLELINE_TEST_PG_URL", "")
 
@@ -61,5 +62,9 @@ def scenario_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(db: str, scenario_dir: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db, allow_seed=True, scenario_dir=scenario_dir)) as c:
+    """The app over ``db`` through Starlette's test client. Every request comes from one
+    address here, and whole games run as fast as the machine, so the rate limit is off (the
+    body limits stay); the rate-limit tests make apps of their own (``test_safety.py``)."""
+    app = create_app(db, allow_seed=True, scenario_dir=scenario_dir, limits=Limits.unlimited_rate())
+    with TestClient(app) as c:
         yield c
