@@ -19,7 +19,8 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-async function getJson(url, options) {
+/** Fetch JSON: `{ok, status, body}`, with status 0 when the server cannot be reached. */
+export async function getJson(url, options) {
   try {
     const response = await fetch(url, options);
     let body = null;

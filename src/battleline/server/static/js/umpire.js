@@ -2,7 +2,7 @@
 // sealed orders, every event, the true table), the turn deadline, and the umpire's actions:
 // resolve an overdue phase, hand an absent side to the computer, take it back. After the battle
 // it shows the after-action report and the replay, as the players' page does.
-import { rememberSeat, renderAar, mountReplay, showClock } from "./running.js";
+import { getJson, rememberSeat, renderAar, mountReplay, showClock } from "./running.js";
 
 const POLL_MS = 5000;
 const $ = (id) => document.getElementById(id);
@@ -13,23 +13,9 @@ let shownPicture = "";
 let afterShown = false;
 let lastFull = "";
 
-async function call(path, options = {}) {
+function call(path, options = {}) {
   const headers = { "X-Battleline-Token": seat.token, ...(options.headers || {}) };
-  try {
-    const response = await fetch(`/api/games/${encodeURIComponent(seat.game)}${path}`, {
-      ...options,
-      headers,
-    });
-    let body = null;
-    try {
-      body = await response.json();
-    } catch (_) {
-      body = null;
-    }
-    return { ok: response.ok, status: response.status, body };
-  } catch (_) {
-    return { ok: false, status: 0, body: { detail: "the server cannot be reached" } };
-  }
+  return getJson(`/api/games/${encodeURIComponent(seat.game)}${path}`, { ...options, headers });
 }
 
 function say(text, kind = "") {
