@@ -424,3 +424,20 @@ def test_property_resolved_bases_never_end_overlapping(
             )
             if not at_start:
                 assert not footprint(out[a].end, *SIZE).intersects(footprint(out[b].end, *SIZE))
+
+
+def test_a_ship_struck_from_astern_steams_on_and_only_the_one_that_ran_in_stops() -> None:
+    """Issue 12's pile-ups: Fuji, faster, runs into Shikishima ahead of her in the line. Fuji
+    stops; Shikishima, struck from astern, makes her whole move, so the line behind her does not
+    jam on a ship that was only struck (``_Sweep.runners``)."""
+    ahead = trace("Shikishima", Pose(0, 400, 0), [Leg("straight", 300)], 300, 300)
+    behind = trace("Fuji", Pose(0, 0, 0), [Leg("straight", 900)], 300, 900)
+    sizes = {"Shikishima": SIZE, "Fuji": SIZE}
+    out, contacts = resolve_tracks({"Shikishima": ahead, "Fuji": behind}, sizes, [], {})
+    assert [(c.ship, c.other, c.both_stop) for c in contacts] == [("Fuji", "Shikishima", False)]
+    assert out["Shikishima"].length_m == pytest.approx(300)
+    assert out["Fuji"].length_m < 900
+    assert not footprint(out["Fuji"].end, *SIZE).intersects(footprint(out["Shikishima"].end, *SIZE))
+    log = EventLog()
+    emit_contacts(log, contacts)
+    assert any(e.text == "Fuji collides with Shikishima; Fuji stops" for e in log.events)

@@ -82,6 +82,18 @@ def reference_resolve_tracks(
         hs = np.array([p.heading for p in poses])
         return footprints(xs, ys, hs, lengths, widths)
 
+    def base_at(i: int, frac: float) -> Any:
+        n = names[i]
+        p = all_tracks[n].pose_at(frac * all_tracks[n].length_m)
+        one = footprints(
+            np.array([p.x]),
+            np.array([p.y]),
+            np.array([p.heading]),
+            lengths[i : i + 1],
+            widths[i : i + 1],
+        )
+        return one[0]
+
     def overlaps(geoms: Any) -> list[tuple[int, int]]:
         tree = STRtree(geoms)
         a, b = tree.query(geoms, predicate="intersects")
@@ -112,9 +124,23 @@ def reference_resolve_tracks(
                 if a_name not in moving and b_name not in moving:
                     continue
                 spot = shapely.intersection(geoms[i], geoms[j]).centroid
-                # The ship still under way is the one that ran into the other.
+                # The ship still under way is the one that ran into the other; of two under way,
+                # each whose own step alone carries her onto the other (both if both or neither).
                 a_under_way = a_name in moving and a_name not in stopped
+                b_under_way = b_name in moving and b_name not in stopped
                 first, second = (a_name, b_name) if a_under_way else (b_name, a_name)
+                runners: tuple[int, ...] = (i, j)
+                if a_under_way and b_under_way:
+                    ran = tuple(
+                        r
+                        for r, o in ((i, j), (j, i))
+                        if base_at(r, frac).intersects(base_at(o, prev))
+                    )
+                    runners = ran if len(ran) == 1 else (i, j)
+                if runners == (j,):
+                    first, second = b_name, a_name
+                both_stop = len(runners) == 2
+                stop = "both stop" if both_stop else f"{first} stops"
                 contacts.append(
                     Contact(
                         EventKind.COLLISION,
@@ -123,11 +149,13 @@ def reference_resolve_tracks(
                         float(spot.x),
                         float(spot.y),
                         f"{first} collides with {second} at "
-                        f"({spot.x:.0f} m, {spot.y:.0f} m); both stop",
+                        f"({spot.x:.0f} m, {spot.y:.0f} m); {stop}",
+                        both_stop,
                     )
                 )
-                touching.add((i, j))
-                for n in (a_name, b_name):
+                if both_stop:
+                    touching.add((i, j))
+                for n in (names[r] for r in runners):
                     if n in moving and n not in stopped:
                         new_stops[n] = prev * all_tracks[n].length_m
             if land_tree is not None:

@@ -34,6 +34,8 @@ class Contact:
     x: float
     y: float
     text: str
+    #: False when only ``ship`` stopped: she ran into ``other``, who steamed on.
+    both_stop: bool = True
 
     @property
     def data(self) -> dict[str, Any]:
@@ -53,7 +55,8 @@ class Contact:
         seen_by = (other_side,) if other_side is not None else ()
         event = log.emit(self.kind, self.text, ship=self.ship, seen_by=seen_by, **self.data)
         if is_collision:
-            told = f"{self.ship} collides with {self.other}; both stop"
+            stop = "both stop" if self.both_stop else f"{self.ship} stops"
+            told = f"{self.ship} collides with {self.other}; {stop}"
             log.emit(self.kind, told, ship=self.ship, public=True, other=self.other)
         else:
             told = f"{self.ship} runs aground on {self.other} and stops"
@@ -247,6 +250,25 @@ class _Sweep:
             busy |= np.any(self._may_overlap(a, b, cols), axis=0)
         return busy
 
+    def runners(self, i: int, j: int, k: int) -> tuple[int, ...]:
+        """Of two ships under way whose bases meet at sub-step ``k``, the ones that ran into the
+        other: each whose own step from ``k - 1`` to ``k`` carries her base onto the other's
+        base as it lay at ``k - 1``. Both when both do, or when neither does alone (they closed
+        together). A ship struck from astern or abeam by one that ran into her steams on; she
+        is not stopped by a blow she did not make, so a line does not pile up behind a ship that
+        ran into the ship ahead."""
+        idx = np.array([i, j, i, j], dtype=np.intp)
+        at = np.array([k, k - 1, k - 1, k], dtype=np.intp)
+        polys = footprints(
+            self.x[idx, at], self.y[idx, at], self.h[idx, at], self.lengths[idx], self.widths[idx]
+        )
+        ran = tuple(
+            ship
+            for ship, (own, other) in ((i, (0, 1)), (j, (3, 2)))
+            if shapely.intersects(polys[own], polys[other])
+        )
+        return ran if len(ran) == 1 else (i, j)
+
     def by_land(self) -> NDArray[np.bool_]:
         """Ships whose base may touch land now."""
         near: NDArray[np.bool_] = self.near_land[self.rows, self.at]
@@ -305,7 +327,8 @@ def resolve_tracks(
     All ships move at once, each at an even pace along its own track. A ship whose next step would
     overlap land stops at its last clear position (GROUNDING); two bases that would overlap both
     stop at their last clear positions (COLLISION, naming both ships). ``sizes`` gives every
-    ship's (length, width) in metres. Bases already touching at the start are not reported.
+    ship's (length, width) in metres. Bases already touching at the start are not reported. Of two
+    ships under way, only the one that ran into the other stops (:meth:`_Sweep.runners`).
 
     The move is cut into sub-steps of a third of the narrowest base; at each, only the bases the
     broad phase of :class:`_Sweep` lets through are drawn and tested.
@@ -373,9 +396,16 @@ def resolve_tracks(
                 if a_name not in moving and b_name not in moving:
                     continue
                 spot = shapely.intersection(geoms[i], geoms[j]).centroid
-                # The ship still under way is the one that ran into the other.
+                # The ship still under way is the one that ran into the other; of two under way,
+                # the one whose own step carries her into the other (both, if both or neither).
                 a_under_way = a_name in moving and a_name not in stopped
+                b_under_way = b_name in moving and b_name not in stopped
+                runners = sweep.runners(i, j, k) if a_under_way and b_under_way else (i, j)
                 first, second = (a_name, b_name) if a_under_way else (b_name, a_name)
+                if runners == (j,):
+                    first, second = b_name, a_name
+                both_stop = len(runners) == 2
+                stop = "both stop" if both_stop else f"{first} stops"
                 contacts.append(
                     Contact(
                         EventKind.COLLISION,
@@ -384,12 +414,14 @@ def resolve_tracks(
                         float(spot.x),
                         float(spot.y),
                         f"{first} collides with {second} at "
-                        f"({spot.x:.0f} m, {spot.y:.0f} m); both stop",
+                        f"({spot.x:.0f} m, {spot.y:.0f} m); {stop}",
+                        both_stop,
                     )
                 )
-                touching.add((i, j))
-                skip[i, j] = True
-                for n in (a_name, b_name):
+                if both_stop:  # one that ran in alone is tested again, halted, as she lies
+                    touching.add((i, j))
+                    skip[i, j] = True
+                for n in (names[r] for r in runners):
                     if n in moving and n not in stopped:
                         new_stops[n] = prev * all_tracks[n].length_m
             if land_tree is not None:
