@@ -31,7 +31,12 @@ from battleline.ai.gunnery import (
 )
 from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.tactics import LAUNCH_FRACTION
-from battleline.ai.torpedoes import FLOTILLA_LAUNCH_FRACTION, launch_plan, legal_launches
+from battleline.ai.torpedoes import (
+    CLOSE_M,
+    FLOTILLA_LAUNCH_FRACTION,
+    launch_plan,
+    legal_launches,
+)
 from battleline.engine.flow import admiral_seed
 from battleline.engine.geometry import in_arc
 from battleline.errors import BattlelineError
@@ -151,7 +156,8 @@ def _reference_launch_plan(picture: Picture, eye: Callable[[float], float]) -> l
                     continue
                 flotilla = is_flotilla(ship.type)
                 share = FLOTILLA_LAUNCH_FRACTION if flotilla else LAUNCH_FRACTION
-                if eye(ship.pose.distance_to(there)) > mount.range_m * share:
+                reach = mount.range_m * share if flotilla else min(mount.range_m * share, CLOSE_M)
+                if eye(ship.pose.distance_to(there)) > reach:
                     continue
                 if mount.position == "beam":
                     count = math.ceil(mount.tubes / 2) if flotilla else 1

@@ -25,7 +25,7 @@ from battleline.ai.damage_control import dc_plan
 from battleline.ai.gunnery import fire_plan, legal_entries, prime_targets, target_order
 from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.ranging import Fall, RangeKeeper, Skill, fall_of, get_skill
-from battleline.ai.steering import ObstacleTable
+from battleline.ai.steering import ObstacleTable, wake_track
 from battleline.ai.tactics import (
     SURRENDER_BRACKETS,
     away_heading,
@@ -239,13 +239,13 @@ class FleetAdmiral:
                 # ships she would pass on the way there, not of the target she turns away from.
                 near = min(picture.seen_m(s, quarry) for s in alive)
                 clear_for = min(ahead, max(ahead * 0.6, near - RUN_MIN_M))
+            coast = picture.coast
+            if heading is None and len(coast):
+                heading = here.heading  # holding on, but not onto the land
             if heading is not None:
                 heading = steer_clear(
                     picture, alive, heading, clear_for, others.around(alive), radius
                 )
-            course = here.heading if heading is None else heading
-            for s in alive:
-                others.plan(s, predicted_track(picture.poses[s], course, ahead, radius))
             # After a collision inside the line, hold course so the ships draw apart along
             # their wake; after one with any other ship, turn together, each ship for itself,
             # rather than following a stopped leader into the pile (BF6-CMD-08).
@@ -261,6 +261,8 @@ class FleetAdmiral:
                 # Jammed against a ship that is steaming away from her: any way she makes runs
                 # into it again, so she stops this move and lets it draw clear (BF6-CMD-13).
                 tokens[name] = ["STOP"]
+                for s in alive:
+                    others.plan(s, [])
                 continue
             escape = clear_of_collision(picture, pairs, heading)
             if escape is not None:
@@ -270,6 +272,7 @@ class FleetAdmiral:
             elif bumps and not outside:
                 heading = None
             mine = turn_orders(division, here.heading, heading, line=not (flotilla or outside))
+            self._plan(picture, others, alive, mine, heading, ahead, radius)
             drop = drop_candidate(picture, division)
             if drop:
                 side = drop_side(picture, division, drop, self._away_side(here, threat))
@@ -297,6 +300,31 @@ class FleetAdmiral:
             if checked:
                 lines.append(f"{name}: {' '.join(checked)}")
         return lines
+
+    @staticmethod
+    def _plan(
+        picture: Picture,
+        others: ObstacleTable,
+        alive: list[str],
+        orders: list[str],
+        heading: float | None,
+        ahead: float,
+        radius: float,
+    ) -> None:
+        """Tell the divisions planned after this one where its ships will run: each turning at
+        once onto the new course (a turn together, or no turn), or, in a turn in succession,
+        each following the leader's wake to where the leader turned (BF6-CMD-05)."""
+        lead = alive[0]
+        course = picture.poses[lead].heading if heading is None or not orders else heading
+        lead_track = predicted_track(picture.poses[lead], course, ahead, radius)
+        succession = any(t.startswith("TS") for t in orders)
+        for s in alive:
+            pose = picture.poses[s]
+            if succession and s != lead:
+                track = wake_track(pose, picture.poses[lead], lead_track, ahead)
+            else:
+                track = predicted_track(pose, course, ahead, radius)
+            others.plan(s, track)
 
     def _bumped_pairs(self, picture: Picture, alive: list[str]) -> list[tuple[str, str]]:
         """(own ship, ship she struck) for this division's collisions of last turn that turning

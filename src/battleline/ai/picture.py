@@ -13,6 +13,9 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 
+import numpy as np
+import numpy.typing as npt
+
 from battleline.engine.geometry import Pose
 from battleline.rulesets.bf1900.los import SightLines
 from battleline.rulesets.bf1900.scales import Scale, get_scale
@@ -26,6 +29,10 @@ from battleline.rulesets.bf1900.view import Contact, OwnShip, SideView
 FLOTILLA_TYPES = frozenset({ShipType.DESTROYER.value, ShipType.TORPEDO_BOAT.value, "TGB"})
 
 Point = tuple[float, float]
+
+#: Points along a coast are laid this far apart at most, metres (well inside the clearance a
+#: division keeps, so that it cannot slip between two of them onto the land).
+COAST_STEP_M = 150.0
 
 
 def is_flotilla(ship_type: str) -> bool:
@@ -58,6 +65,18 @@ class Picture:
         reveals nothing: this table holds only what the side's view shows, and each answer is
         the one this picture would compute itself."""
         return SightLines(self.poses, self.sizes)
+
+    @cached_property
+    def coast(self) -> npt.NDArray[np.float64]:
+        """Points along the outline of the table's land, at most :data:`COAST_STEP_M` apart, as
+        an ``(n, 2)`` array (empty without land): what a division steers clear of, as it does
+        of other ships (:func:`~battleline.ai.steering.steer_clear`)."""
+        points: list[tuple[float, float]] = []
+        for piece in self.view.land:
+            for (ax, ay), (bx, by) in zip(piece, (*piece[1:], piece[0]), strict=True):
+                n = max(1, math.ceil(math.hypot(bx - ax, by - ay) / COAST_STEP_M))
+                points.extend((ax + (bx - ax) * k / n, ay + (by - ay) * k / n) for k in range(n))
+        return np.array(points, dtype=np.float64).reshape(-1, 2)
 
     @property
     def turn(self) -> int:

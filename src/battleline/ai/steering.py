@@ -15,6 +15,7 @@ the loop would refuse it.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, cast
@@ -85,6 +86,30 @@ def predicted_track(
     return out
 
 
+def wake_track(
+    pose: Pose, leader: Pose, leader_track: Sequence[Point], distance_m: float
+) -> list[Point]:
+    """Points along the run of a ship following her leader in line ahead through a turn in
+    succession (BF6-CMD-05): she steams on to where the leader is now, then along the leader's
+    track, so she turns only where the leader turned. Sampled at the same stations as
+    :func:`predicted_track`."""
+    path = [(pose.x, pose.y), (leader.x, leader.y), *leader_track]
+    out: list[Point] = []
+    legs = list(itertools.pairwise(path))
+    done, leg = 0.0, 0
+    for s_m in stations(distance_m):
+        while leg < len(legs):
+            (ax, ay), (bx, by) = legs[leg]
+            length = math.hypot(bx - ax, by - ay)
+            if s_m <= done + length or leg == len(legs) - 1:
+                f = 0.0 if length <= 0 else min(1.0, (s_m - done) / length)
+                out.append((ax + f * (bx - ax), ay + f * (by - ay)))
+                break
+            done += length
+            leg += 1
+    return out
+
+
 def _along_arc(
     x: float, y: float, h: float, on_arc: float, radius_m: float, delta: float
 ) -> tuple[float, float, float, float]:
@@ -110,7 +135,23 @@ def steer_clear(
     radius_m: float = 0.0,
 ) -> float:
     """The first heading of ``wanted + OFFSETS`` on which no ship starting at ``poses`` runs
-    within :data:`CLEARANCE_M` of an obstacle point, unless moving away from it; else ``wanted``.
+    within :data:`CLEARANCE_M` of an obstacle point, unless moving away from it; else ``wanted``
+    (:func:`first_clear`).
+    """
+    found = first_clear(poses, wanted, distance_m, obstacles, radius_m)
+    return wanted if found is None else found
+
+
+def first_clear(
+    poses: Sequence[Pose],
+    wanted: float,
+    distance_m: float,
+    obstacles: Sequence[Point] | Points,
+    radius_m: float = 0.0,
+) -> float | None:
+    """The first heading of ``wanted + OFFSETS`` on which no ship starting at ``poses`` runs
+    within :data:`CLEARANCE_M` of an obstacle point, unless moving away from it; ``None`` when
+    every heading does.
 
     Every heading's tracks are laid out at once (:func:`track_grid`) and measured against the
     obstacles (:func:`_near_misses`); only a heading whose verdict is in doubt is looked at again
@@ -139,7 +180,28 @@ def steer_clear(
             ships, heading, distance_m, radius_m, obs, maybe[i]
         ):
             return heading
-    return wanted
+    return None
+
+
+def least_close(
+    poses: Sequence[Pose],
+    wanted: float,
+    distance_m: float,
+    obstacles: Sequence[Point] | Points,
+    radius_m: float = 0.0,
+) -> float:
+    """Of ``wanted + OFFSETS``, the heading whose tracks keep the division's ships farthest
+    from the nearest obstacle point (the first such in the order of preference): the way out
+    for ships already inside :data:`CLEARANCE_M` of a coast, where every heading runs nearer
+    some point of it."""
+    obs = as_points(obstacles)
+    headings = [norm360(wanted + offset) for offset in OFFSETS]
+    if not len(obs):
+        return headings[0]
+    xs, ys = track_grid(poses, headings, distance_m, radius_m)
+    dx, dy = xs[..., None] - obs[:, 0], ys[..., None] - obs[:, 1]
+    nearest = np.sqrt((dx * dx + dy * dy).min(axis=(1, 2, 3)))
+    return headings[int(np.argmax(nearest))]
 
 
 def _near_misses(xs: Points, ys: Points, obs: Points, now: Points) -> tuple[list[bool], Mask]:
@@ -357,7 +419,10 @@ __all__ = [
     "as_points",
     "clear_of_collision",
     "drop_side",
+    "first_clear",
+    "least_close",
     "pinned",
     "predicted_track",
     "steer_clear",
+    "wake_track",
 ]

@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 
+import numpy as np
+
 from battleline.ai import steering
 from battleline.ai.picture import Picture, fire_balance, is_flotilla
 from battleline.ai.steering import (
@@ -331,10 +333,22 @@ def steer_clear(
     :data:`CLEARANCE_M` of an obstacle (other ships' present and expected positions): a division
     steers round its own fleet and the enemy rather than into them (collisions, BF6-MOV).
 
-    See :func:`battleline.ai.steering.steer_clear`, which does the work."""
-    return steering.steer_clear(
-        [picture.poses[s] for s in ships], wanted, distance_m, obstacles, radius_m
-    )
+    Land (``picture.coast``) comes first: when no heading clears both the ships and the land,
+    the division takes the first heading that clears the land alone, and when none does, the
+    one that keeps farthest from it (:func:`~battleline.ai.steering.least_close`). See
+    :func:`battleline.ai.steering.first_clear`, which does the work."""
+    poses = [picture.poses[s] for s in ships]
+    coast = picture.coast
+    both = np.concatenate([steering.as_points(obstacles), coast]) if len(coast) else obstacles
+    found = steering.first_clear(poses, wanted, distance_m, both, radius_m)
+    if found is None and len(coast):
+        found = steering.first_clear(poses, wanted, distance_m, coast, radius_m)
+        if found is None:
+            here = steering.as_points([(p.x, p.y) for p in poses])
+            gaps = np.hypot(coast[:, None, 0] - here[:, 0], coast[:, None, 1] - here[:, 1])
+            near = coast[gaps.min(axis=1) < steering.CLEARANCE_M + distance_m]
+            found = steering.least_close(poses, wanted, distance_m, near, radius_m)
+    return wanted if found is None else found
 
 
 def turn_orders(division: Division, current: float, wanted: float | None, line: bool) -> list[str]:

@@ -441,3 +441,25 @@ def test_a_ship_struck_from_astern_steams_on_and_only_the_one_that_ran_in_stops(
     log = EventLog()
     emit_contacts(log, contacts)
     assert any(e.text == "Fuji collides with Shikishima; Fuji stops" for e in log.events)
+
+
+def test_a_ship_jammed_bow_on_against_a_stopped_ship_can_turn_away() -> None:
+    """The movement deadlock of issue 12: Fuji ran into the stopped Chen Yuen and stopped a
+    sub-step short of her side; turning away, her base sweeps over Chen Yuen's in the first
+    metres. Lying against each other at the start, the two are eased apart (``lying_against``),
+    unless the move would end with them overlapping."""
+    first = trace("Fuji", Pose(0, 0, 0), [Leg("straight", 2000)], 300, 2000)
+    stopped = {"Chen Yuen": Pose(0, 1200, 90)}
+    sizes = {"Fuji": SIZE, "Chen Yuen": SIZE}
+    out, contacts = resolve_tracks({"Fuji": first}, sizes, [], stopped)
+    assert [(c.ship, c.other) for c in contacts] == [("Fuji", "Chen Yuen")]
+    jammed = out["Fuji"].end
+    away = trace("Fuji", jammed, [Leg("turn", turn_deg=-150)], 300, 900)
+    out, contacts = resolve_tracks({"Fuji": away}, sizes, [], stopped)
+    assert contacts == []
+    assert out["Fuji"].length_m == pytest.approx(away.length_m)
+    # Pressing on into her, to end the move on her, is a collision at once, as before.
+    ahead = trace("Fuji", jammed, [Leg("straight", 100)], 300, 100)
+    out, contacts = resolve_tracks({"Fuji": ahead}, sizes, [], stopped)
+    assert [(c.ship, c.other) for c in contacts] == [("Fuji", "Chen Yuen")]
+    assert out["Fuji"].length_m < 50

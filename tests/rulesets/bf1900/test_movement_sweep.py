@@ -1,7 +1,7 @@
 """The sweep of collision checks (BF6-MOV, collisions and groundings) against the plain algorithm.
 
 ``reference_resolve_tracks`` is the first, plain version of
-:func:`~battleline.rulesets.bf1900.movement.resolve_tracks` (every base drawn at every sub-step);
+:func:`~battleline.rulesets.bf1900.collisions.sweep_tracks` (every base drawn at every sub-step);
 the broad-phase version must give exactly the same tracks and contacts, in the same order.
 """
 
@@ -21,6 +21,7 @@ from shapely import STRtree
 
 from battleline.engine.events import EventKind
 from battleline.engine.geometry import Pose
+from battleline.rulesets.bf1900.collisions import lying_against, sweep_tracks
 from battleline.rulesets.bf1900.movement import (
     EPS_M,
     Contact,
@@ -45,6 +46,7 @@ def reference_resolve_tracks(
     sizes: Mapping[str, tuple[float, float]],
     land: Sequence[Land],
     stationary: Mapping[str, Pose],
+    eased: set[tuple[str, str]] | frozenset[tuple[str, str]] = frozenset(),
 ) -> tuple[dict[str, Track], list[Contact]]:
     """Move every ship together and stop it at its first contact with land or another base.
 
@@ -100,7 +102,7 @@ def reference_resolve_tracks(
         return sorted({(int(i), int(j)) for i, j in zip(a, b, strict=True) if i < j})
 
     start = geoms_at(0.0)
-    touching = set(overlaps(start))
+    touching = set(overlaps(start)) | {(names.index(a), names.index(b)) for a, b in eased}
     aground: set[tuple[int, int]] = set()
     if land_tree is not None:
         a, b = land_tree.query(start, predicate="intersects")
@@ -264,9 +266,10 @@ def _compare(
             tracks[name] = trace(name, Pose(x, y, h), steps, 300, allowance)
         else:
             still[name] = Pose(x, y, h)
-    got = resolve_tracks(tracks, sizes, land, still)
-    assert got == reference_resolve_tracks(tracks, sizes, land, still)
-    return got[1]
+    eased = lying_against(tracks, sizes, still)
+    got = sweep_tracks(tracks, sizes, land, still, eased)
+    assert got == reference_resolve_tracks(tracks, sizes, land, still, eased)
+    return resolve_tracks(tracks, sizes, land, still)[1]
 
 
 @settings(max_examples=300, deadline=None)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -17,7 +16,8 @@ from numpy.typing import NDArray
 from shapely import STRtree
 
 from battleline.engine.events import Event, EventKind, EventLog
-from battleline.engine.geometry import Pose, norm360
+from battleline.engine.geometry import Pose
+from battleline.rulesets.bf1900.pose_grid import grid_poses
 from battleline.rulesets.bf1900.table import Land, footprints
 from battleline.rulesets.bf1900.tracks import Track, stay
 
@@ -69,74 +69,6 @@ class Contact:
 #: still lets through every pair that can touch; a metre (as before) also let through ships
 #: merely running alongside, and so tested them with shapely at every sub-step.
 BROAD_SLACK_M = 0.01
-
-
-def track_poses(
-    track: Track, n_steps: int
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    """(x, y, heading) of ``track.pose_at((k / n_steps) * track.length_m)`` for k = 0..n_steps
-    (one row of :func:`grid_poses`)."""
-    xs, ys, hs = grid_poses([track], n_steps)
-    return xs[0], ys[0], hs[0]
-
-
-def grid_poses(
-    paths: Sequence[Track], n_steps: int
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    """Arrays (track, sub-step) of x, y and heading: ``paths[i].pose_at((k / n_steps) *
-    paths[i].length_m)`` for k = 0..n_steps.
-
-    Vectorised over tracks and sub-steps but bit-identical with :meth:`Track.pose_at`: every
-    element goes through the same IEEE operations in the same order (``np.mod`` is Python's
-    float ``%``, ``searchsorted`` is ``bisect_right``). Rows are padded to the longest track;
-    padded values are computed but never chosen.
-    """
-    n = len(paths)
-    lengths = np.array([t.length_m for t in paths])
-    s = (np.arange(n_steps + 1) / n_steps)[None, :] * lengths[:, None]
-    counts = np.array([len(t.distances) for t in paths], dtype=np.intp)
-    width = max(2, int(counts.max()))
-    dist = np.full((n, width), np.inf)
-    px, py, turns = np.zeros((n, width)), np.zeros((n, width)), np.zeros((n, width))
-    if counts.sum():
-        owner = np.repeat(np.arange(n), counts)
-        col = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-        total = int(counts.sum())
-        dist[owner, col] = np.fromiter(
-            chain.from_iterable(t.distances for t in paths), float, total
-        )
-        turns[owner, col] = np.fromiter(chain.from_iterable(t.turns for t in paths), float, total)
-        flat = chain.from_iterable(chain.from_iterable(t.points) for t in paths)
-        pts = np.fromiter(flat, float, 2 * total).reshape(-1, 2)
-        px[owner, col], py[owner, col] = pts[:, 0], pts[:, 1]
-    last = np.maximum(counts - 2, 0)[:, None]
-    i = np.empty(s.shape, dtype=np.intp)
-    for r, c in enumerate(counts.tolist()):
-        i[r] = np.searchsorted(dist[r, :c], s[r], side="right") - 1
-    i = np.minimum(np.maximum(i, 0), last)
-    j = i + 1
-    row = np.arange(n)[:, None]
-    d0, d1 = dist[row, i], dist[row, j]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f = np.where(d1 <= d0, 0.0, (s - d0) / (d1 - d0))
-        xs = px[row, i] + f * (px[row, j] - px[row, i])
-        ys = py[row, i] + f * (py[row, j] - py[row, i])
-        start_h = np.array([t.start.heading for t in paths])[:, None]
-        hs = np.mod(start_h + (turns[row, i] + f * (turns[row, j] - turns[row, i])), 360.0)
-    hs = np.where(hs == 360.0, 0.0, hs)
-    at_end = s >= lengths[:, None]
-    at_start = ~at_end & ((s <= 0) | (counts == 0)[:, None])
-    starts = [(t.start.x, t.start.y, norm360(t.start.heading + 0.0)) for t in paths]
-    ends = [(t.end.x, t.end.y, t.end.heading) for t in paths]
-    out = []
-    for k, v in enumerate((xs, ys, hs)):
-        first = np.array([p[k] for p in starts])[:, None]
-        final = np.array([p[k] for p in ends])[:, None]
-        out.append(np.where(at_end, final, np.where(at_start, first, v)))
-    for r, c in zip(*np.nonzero(~at_end & ~at_start & (counts < 2)[:, None]), strict=True):
-        p = paths[r].pose_at(float(s[r, c]))  # a track of one point: the scalar way
-        out[0][r, c], out[1][r, c], out[2][r, c] = p.x, p.y, p.heading
-    return out[0], out[1], out[2]
 
 
 class _Sweep:
@@ -316,19 +248,101 @@ def _involved(near: NDArray[np.bool_], extra: NDArray[np.bool_]) -> list[int]:
     return [int(i) for i in np.flatnonzero(mask)]
 
 
+#: Two bases this close at the start of a move lie against each other (ships that collided stop
+#: a sub-step short of contact, at most a third of the narrowest base apart), metres beyond that.
+ALONGSIDE_M = 1.0
+
+
 def resolve_tracks(
     tracks: Mapping[str, Track],
     sizes: Mapping[str, tuple[float, float]],
     land: Sequence[Land],
     stationary: Mapping[str, Pose],
 ) -> tuple[dict[str, Track], list[Contact]]:
+    """Move every ship together and stop it at its first contact with land or another base
+    (:func:`sweep_tracks`), easing apart two ships that lie against each other at the start.
+
+    A ship that ran into another stops a sub-step short of her; with bases a model long and
+    turning circles a few base lengths across, she could then never turn clear of a ship under
+    her bow without her base sweeping over the other's, and two such ships stayed jammed for the
+    rest of the game. So a pair lying against each other at the start (:func:`lying_against`)
+    is not tested against each other during the move, as a pair already touching is not,
+    unless the two would end it overlapping: then the move is swept again with that pair tested
+    as usual. (A digital adaptation: the seeds have no collision rule; at the table the players
+    would ease the models apart.)
+    """
+    eased = lying_against(tracks, sizes, stationary)
+    while True:
+        out, contacts = sweep_tracks(tracks, sizes, land, stationary, eased)
+        poses = {n: out[n].end if n in out else stationary[n] for n in (*tracks, *stationary)}
+        stuck = {pair for pair in eased if _overlap(poses, sizes, *pair)}
+        if not stuck:
+            return out, contacts
+        eased -= stuck
+
+
+def _overlap(
+    poses: Mapping[str, Pose], sizes: Mapping[str, tuple[float, float]], a: str, b: str
+) -> bool:
+    """Whether the bases of ships ``a`` and ``b`` overlap at ``poses``."""
+    polys = footprints(
+        np.array([poses[a].x, poses[b].x]),
+        np.array([poses[a].y, poses[b].y]),
+        np.array([poses[a].heading, poses[b].heading]),
+        np.array([sizes[a][0], sizes[b][0]]),
+        np.array([sizes[a][1], sizes[b][1]]),
+    )
+    return bool(shapely.intersects(polys[0], polys[1]))
+
+
+def lying_against(
+    tracks: Mapping[str, Track],
+    sizes: Mapping[str, tuple[float, float]],
+    stationary: Mapping[str, Pose],
+) -> set[tuple[str, str]]:
+    """Pairs of ships (names in order) whose bases lie within a sub-step (a third of the
+    narrowest base, and :data:`ALONGSIDE_M`) of each other at the start of the move without
+    touching, at least one of them moving."""
+    names = sorted(set(tracks) | set(stationary))
+    if len(names) < 2 or not any(t.length_m > 0 for t in tracks.values()):
+        return set()
+    starts = [tracks[n].start if n in tracks else stationary[n] for n in names]
+    lengths = np.array([sizes[n][0] for n in names])
+    widths = np.array([sizes[n][1] for n in names])
+    polys = footprints(
+        np.array([p.x for p in starts]),
+        np.array([p.y for p in starts]),
+        np.array([p.heading for p in starts]),
+        lengths,
+        widths,
+    )
+    gap = max(float(widths.min()) / 3.0, 1.0) + ALONGSIDE_M
+    a, b = STRtree(polys).query(polys, predicate="dwithin", distance=gap)
+    moving = {n for n in tracks if tracks[n].length_m > 0}
+    return {
+        (names[i], names[j])
+        for i, j in zip(a.tolist(), b.tolist(), strict=True)
+        if i < j
+        and (names[i] in moving or names[j] in moving)
+        and not shapely.intersects(polys[i], polys[j])
+    }
+
+
+def sweep_tracks(
+    tracks: Mapping[str, Track],
+    sizes: Mapping[str, tuple[float, float]],
+    land: Sequence[Land],
+    stationary: Mapping[str, Pose],
+    eased: set[tuple[str, str]] | frozenset[tuple[str, str]] = frozenset(),
+) -> tuple[dict[str, Track], list[Contact]]:
     """Move every ship together and stop it at its first contact with land or another base.
 
     All ships move at once, each at an even pace along its own track. A ship whose next step would
     overlap land stops at its last clear position (GROUNDING); two bases that would overlap both
     stop at their last clear positions (COLLISION, naming both ships). ``sizes`` gives every
-    ship's (length, width) in metres. Bases already touching at the start are not reported. Of two
-    ships under way, only the one that ran into the other stops (:meth:`_Sweep.runners`).
+    ship's (length, width) in metres. Bases already touching at the start are not reported, nor
+    are the ``eased`` pairs (names in order). Of two ships under way, only the one that ran into
+    the other stops (:meth:`_Sweep.runners`).
 
     The move is cut into sub-steps of a third of the narrowest base; at each, only the bases the
     broad phase of :class:`_Sweep` lets through are drawn and tested.
@@ -362,6 +376,7 @@ def resolve_tracks(
 
     start = sweep.geoms(_involved(sweep.near_pairs(np.zeros_like(skip)), sweep.by_land()))
     touching = set(start.overlaps())
+    touching |= {(index[a], index[b]) for a, b in eased if a in index and b in index}
     for i, j in touching:
         skip[i, j] = True
     aground: set[tuple[int, int]] = set()

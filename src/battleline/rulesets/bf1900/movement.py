@@ -28,13 +28,12 @@ from battleline.rulesets.bf1900.collisions import (
     BROAD_SLACK_M,
     Contact,
     emit_contacts,
-    grid_poses,
     resolve_tracks,
-    track_poses,
 )
 
 # importable here as before the split
 from battleline.rulesets.bf1900.collisions import _Sweep as _Sweep
+from battleline.rulesets.bf1900.pose_grid import grid_poses, track_poses
 from battleline.rulesets.bf1900.scales import Scale
 from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.tracks import (

@@ -65,6 +65,8 @@ class SideView:
     #: This side's objective from the scenario (``[[sides]] objective``: ``kind`` "edge" with
     #: ``edge``, or "port" with ``x``, ``y``), ``None`` where not set; never the enemy's.
     objective: dict[str, Any] | None = None
+    #: The table's land, each piece its outline's corners (x, y) in metres: public scenery.
+    land: tuple[tuple[tuple[float, float], ...], ...] = ()
 
     def ship(self, name: str) -> OwnShip:
         """One own ship by name."""
@@ -134,6 +136,7 @@ def side_view(game: Game[Bf1900State, SideView], side: str, since: int = 0) -> S
         gunnery=None if gunnery is None else str(gunnery),
         doctrine_range_m=None if reach is None else float(reach),
         objective=None if goal is None else dict(goal),
+        land=tuple(tuple((float(x), float(y)) for x, y in piece) for piece in state.land),
     )
 
 
