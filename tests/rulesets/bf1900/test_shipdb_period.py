@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from battleline.cli import app
 from battleline.rulesets.bf1900.ship import Rating, ShipType
 from battleline.rulesets.bf1900.shipdb import class_of_ship, get_ship_class, load_ship_classes
+from battleline.rulesets.bf1900.torpedoes import runs_shallow
 
 CLASSES = load_ship_classes()
 
@@ -114,5 +115,8 @@ def test_converted_values_follow_the_documented_conversion() -> None:
     assert bayard.mounting("A").rof == 0.5
     tb = get_ship_class("Torpilleur 45")
     assert tb.size == 1 and tb.type is ShipType.TORPEDO_BOAT
+    # The spar is exploded against the hull: it strikes a size-4 wooden corvette (BF6-TORP-08)
+    # where a deep-running torpedo would pass under her (BF6-TORP-07).
+    assert runs_shallow(tb)
     harusame = get_ship_class("Harusame")
     assert harusame.size == 2 and harusame.torpedoes[0].range_m == 3000.0
