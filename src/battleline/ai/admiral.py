@@ -232,7 +232,10 @@ class FleetAdmiral:
             elif beaten or flotilla or all(lame(picture.own[s].log) for s in alive):
                 heading = away_heading(here, threat)
             if threat is not None and heading is None and not (beaten or breaking or flotilla):
-                heading, _ = line_heading(picture, lead, big or everyone, run)
+                closest = min(big or everyone, key=lambda e: picture.seen_m(lead, e))
+                heading, _ = line_heading(
+                    picture, lead, big or everyone, run, self._seen_run(picture, closest)
+                )
             clear_for = ahead
             if attacking_here and quarry is not None:
                 # A boat running in stops short of the launch point, so she keeps clear of the
@@ -346,6 +349,14 @@ class FleetAdmiral:
             if not seen or seen[-1][0] != picture.turn:
                 seen.append((picture.turn, picture.funnels[name]))
                 del seen[:-2]
+
+    def _seen_run(self, picture: Picture, name: str) -> float | None:
+        """An enemy ship's run between her last two sightings a turn apart, as the eye saw it
+        (at most her class's top speed); ``None`` when she was not seen twice running."""
+        seen = self.sightings.get(name, [])
+        if len(seen) == 2 and seen[1][0] - seen[0][0] == 1:
+            return self._enemy_run(picture, name)
+        return None
 
     def _enemy_run(self, picture: Picture, name: str) -> float:
         """How far an enemy ship is expected to steam this move, metres: her run between the

@@ -22,6 +22,7 @@ import numpy as np
 
 from battleline.ai import steering
 from battleline.ai.picture import Picture, fire_balance, is_flotilla
+from battleline.ai.pursuit import CLOSE_ANGLE_DEG, pursuit_angles
 from battleline.ai.steering import (
     CLEARANCE_M,
     COLLISION_CLEAR_DEG,
@@ -209,12 +210,20 @@ def engage_range_m(picture: Picture) -> float:
 
 
 def line_heading(
-    picture: Picture, lead: str, enemies: Sequence[str], run_m: float = 0.0
+    picture: Picture,
+    lead: str,
+    enemies: Sequence[str],
+    run_m: float = 0.0,
+    enemy_run_m: float | None = None,
 ) -> tuple[float, str]:
-    """A battle line's heading and why: "close", "broadside", "cross the T" or "open".
+    """A battle line's heading and why: "close", "broadside", "cross the T", "pursue" or
+    "open".
 
     The wanted range is :func:`engage_range_m`, and at least the enemy big ships' torpedo range
-    plus a margin (the "Engage Enemy" doctrine, BF6-CMD-26).
+    plus a margin (the "Engage Enemy" doctrine, BF6-CMD-26). ``enemy_run_m`` is the nearest
+    enemy's run last move as seen, when known: a stronger line closing on a fleeing enemy
+    steers nearer the bearing, and keeps pace with her at the range it wants
+    (:func:`~battleline.ai.pursuit.pursuit_angles`).
     """
     here = picture.poses[lead]
     pts = [picture.funnels[e] for e in enemies]
@@ -232,13 +241,20 @@ def line_heading(
     # The band is at least about half a move deep either side, so a fast ship does not zig-zag
     # across it from one turn to the next.
     band = max(wanted * RANGE_BAND, 0.5 * run_m)
+    chase = pursuit_angles(picture, lead, nearest, run_m, enemy_run_m)
     if dist > wanted + band:
-        # Close obliquely, guns bearing, on the side already turned towards.
-        options = (norm360(to_enemy + 40.0), norm360(to_enemy - 40.0))
+        # Close obliquely, guns bearing, on the side already turned towards; in a pursuit,
+        # nearer the bearing.
+        angle = CLOSE_ANGLE_DEG if chase is None else chase[0]
+        options = (norm360(to_enemy + angle), norm360(to_enemy - angle))
         return _nearest_side_heading(here.heading, options), "close"
     if dist < wanted - band:
         options = (norm360(to_enemy + 140.0), norm360(to_enemy - 140.0))
         return _nearest_side_heading(here.heading, options), "open"
+    if chase is not None:
+        # A running enemy: keep pace on a converging course rather than turn beam-on.
+        options = (norm360(to_enemy + chase[1]), norm360(to_enemy - chase[1]))
+        return _nearest_side_heading(here.heading, options), "pursue"
     # A parallel course for a running fight, or, when the enemy comes on bow first, whichever
     # broadside turns least: crossing his T (BF6-CMD-26).
     heads = [picture.poses[e].heading for e in enemies]

@@ -270,6 +270,8 @@ class SideEntry(Entry):
     fleet_flagship: str | None = None
     gunnery: str | None = None
     doctrine_range_m: float | None = None
+    #: Whether the side's AI admiral runs down a fleeing weaker enemy (``docs/ai.md``).
+    pursue: bool = False
     objective: ObjectiveEntry | None = None
     #: How near the enemy must be to see this side's ships, metres, when that is nearer than
     #: the scenario's ``visibility_m``: boats running without lights at night (a digital
@@ -297,8 +299,10 @@ class SideEntry(Entry):
 
     def doctrine(self) -> dict[str, str | float | dict[str, str | float]]:
         """The side's own AI settings that are set (``gunnery``, ``doctrine_range_m``,
-        ``objective``)."""
+        ``pursue``, ``objective``)."""
         out: dict[str, str | float | dict[str, str | float]] = {}
+        if self.pursue:
+            out["pursue"] = "yes"
         if self.gunnery is not None:
             out["gunnery"] = self.gunnery
         if self.doctrine_range_m is not None:

@@ -62,6 +62,8 @@ class SideView:
     #: (``[[sides]] gunnery`` / ``doctrine_range_m``), ``None`` where not set; never the enemy's.
     gunnery: str | None = None
     doctrine_range_m: float | None = None
+    #: Whether this side's admiral pursues a fleeing weaker enemy (``[[sides]] pursue``).
+    pursue: bool = False
     #: This side's objective from the scenario (``[[sides]] objective``: ``kind`` "edge" with
     #: ``edge``, or "port" with ``x``, ``y``), ``None`` where not set; never the enemy's.
     objective: dict[str, Any] | None = None
@@ -137,6 +139,7 @@ def side_view(game: Game[Bf1900State, SideView], side: str, since: int = 0) -> S
         doctrine_range_m=None if reach is None else float(reach),
         objective=None if goal is None else dict(goal),
         land=tuple(tuple((float(x), float(y)) for x, y in piece) for piece in state.land),
+        pursue=bool(mine_doctrine.get("pursue")),
     )
 
 
