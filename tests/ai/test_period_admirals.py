@@ -215,7 +215,7 @@ def test_after_a_collision_the_ship_struck_is_put_abaft_the_beam() -> None:
 
 def test_full_speed_again_after_repairs() -> None:
     """Issue 12: in ``cruiser-duel`` seed 2 Yoshino, down to her 15.3 kn box, repairs back to
-    23 kn on turn 6 and then crawled at 15.2 kn, an order a hair below the box, so that next
+    23 kn (turn 10) and used to crawl on at 15.2 kn, an order a hair below the box, so that next
     turn's ceiling stayed that box (BF6-MOV-03). Now she works up one box a turn: 15.3, 19.2,
     then 23 kn, her top box."""
     game = new_game("cruiser-duel", 2)
@@ -236,7 +236,7 @@ def test_full_speed_again_after_repairs() -> None:
         game,
         {s: Watch(s, admiral_seed(game.state.seed, i)) for i, s in enumerate(game.state.sides)},
     )
-    assert [orders[t] for t in (5, 6, 7)] == [["SPD15.3"], ["SPD19.2"], ["SPD23"]]
+    assert [orders[t] for t in (10, 11, 12)] == [["SPD15.3"], ["SPD19.2"], ["SPD23"]]
 
 
 def test_the_yellow_sea_squadron_breaks_for_port_arthur_once_the_flagship_is_hit() -> None:

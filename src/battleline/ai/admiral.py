@@ -276,7 +276,9 @@ class FleetAdmiral:
                 heading = None
             mine = turn_orders(division, here.heading, heading, line=not (flotilla or outside))
             self._plan(picture, others, alive, mine, heading, ahead, radius)
-            drop = drop_candidate(picture, division)
+            # Steering clear of a ship she struck comes first: a drop-out holds the line's
+            # course (BF6-CMD-17), which would keep it pressing into her.
+            drop = drop_candidate(picture, division) if escape is None else ""
             if drop:
                 side = drop_side(picture, division, drop, self._away_side(here, threat))
                 # The line holds its course while the lame ship turns out of it (BF6-CMD-17);

@@ -458,8 +458,8 @@ def test_a_ship_jammed_bow_on_against_a_stopped_ship_can_turn_away() -> None:
     out, contacts = resolve_tracks({"Fuji": away}, sizes, [], stopped)
     assert contacts == []
     assert out["Fuji"].length_m == pytest.approx(away.length_m)
-    # Pressing on into her, to end the move on her, is a collision at once, as before.
+    # Pressing on into her, to end the move on her, she gives way: she keeps her place.
     ahead = trace("Fuji", jammed, [Leg("straight", 100)], 300, 100)
     out, contacts = resolve_tracks({"Fuji": ahead}, sizes, [], stopped)
-    assert [(c.ship, c.other) for c in contacts] == [("Fuji", "Chen Yuen")]
-    assert out["Fuji"].length_m < 50
+    assert out["Fuji"].length_m == 0.0
+    assert out["Fuji"].end == jammed

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from shapely import STRtree
 
 from battleline.engine.events import Event, EventKind, EventLog
-from battleline.engine.geometry import Pose
+from battleline.engine.geometry import Pose, bearing, signed_angle
 from battleline.rulesets.bf1900.pose_grid import grid_poses
 from battleline.rulesets.bf1900.table import Land, footprints
 from battleline.rulesets.bf1900.tracks import Track, stay
@@ -272,13 +272,43 @@ def resolve_tracks(
     would ease the models apart.)
     """
     eased = lying_against(tracks, sizes, stationary)
+    held: dict[str, Track] = {}  # ships that give way: they keep their place this move
     while True:
-        out, contacts = sweep_tracks(tracks, sizes, land, stationary, eased)
-        poses = {n: out[n].end if n in out else stationary[n] for n in (*tracks, *stationary)}
+        moves = {**tracks, **held}
+        out, contacts = sweep_tracks(moves, sizes, land, stationary, eased)
+        poses = {n: out[n].end if n in out else stationary[n] for n in (*moves, *stationary)}
         stuck = {pair for pair in eased if _overlap(poses, sizes, *pair)}
         if not stuck:
             return out, contacts
-        eased -= stuck
+        for a, b in sorted(stuck):
+            giver = _gives_way(moves, stationary, a, b)
+            if giver is None or giver in held:
+                eased.discard((a, b))
+            else:
+                held[giver] = moves[giver].cut(0.0)
+
+
+def _gives_way(
+    tracks: Mapping[str, Track], stationary: Mapping[str, Pose], a: str, b: str
+) -> str | None:
+    """Of two ships lying against each other that would end the move overlapping, the one that
+    gives way and keeps her place while the other steams clear: of those under way, the one
+    with the other nearer dead ahead, if forward of her beam. ``None`` when neither has."""
+    start = {n: tracks[n].start if n in tracks else stationary[n] for n in (a, b)}
+
+    def off_bow(own: str, other: str) -> float:
+        here, there = start[own], start[other]
+        return abs(signed_angle(bearing(here.x, here.y, there.x, there.y) - here.heading))
+
+    under_way = [
+        (off_bow(own, other), own)
+        for own, other in ((a, b), (b, a))
+        if own in tracks and tracks[own].length_m > 0
+    ]
+    if not under_way:
+        return None
+    angle, giver = min(under_way)
+    return giver if angle < 90.0 else None
 
 
 def _overlap(
