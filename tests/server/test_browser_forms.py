@@ -25,7 +25,7 @@ __all__ = ["browser"]  # fixture, found by pytest
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
 
 #: The seed whose turn-1 broadsides damage Yoshino (so Blue has damage control on turn 2).
-SEED = 49
+SEED = 2
 TIMEOUT = 15_000
 
 
