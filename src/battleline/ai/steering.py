@@ -353,15 +353,19 @@ def clear_of_collision(
     if not pairs:
         return None
     base = picture.poses[pairs[0][0]].heading if wanted is None else wanted
+    # The bearing of each ship struck from her own ship, worked out once for every heading tried.
+    bearings = [
+        bearing(here.x, here.y, there.x, there.y)
+        for here, there in ((picture.poses[a], picture.poses[b]) for a, b in pairs)
+    ]
 
-    def off(heading: float, own: str, other: str) -> float:
-        here, there = picture.poses[own], picture.poses[other]
-        return abs(signed_angle(bearing(here.x, here.y, there.x, there.y) - heading))
+    def clear(heading: float) -> bool:
+        return all(abs(signed_angle(b - heading)) >= COLLISION_CLEAR_DEG for b in bearings)
 
-    if all(off(base, a, b) >= COLLISION_CLEAR_DEG for a, b in pairs):
+    if clear(base):
         return None
     options = [norm360(base + d) for d in range(-180, 180, 5)]
-    fine = [h for h in options if all(off(h, a, b) >= COLLISION_CLEAR_DEG for a, b in pairs)]
+    fine = [h for h in options if clear(h)]
     if not fine:
         return None
     return min(fine, key=lambda h: (abs(signed_angle(h - base)), h))

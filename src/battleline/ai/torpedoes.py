@@ -7,10 +7,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 
-from battleline.ai.picture import Picture, is_flotilla
+import numpy as np
+
+from battleline.ai.picture import Picture, Point, is_flotilla
 from battleline.ai.steering import predicted_track
 from battleline.ai.tactics import LAUNCH_FRACTION
-from battleline.engine.geometry import bearing, in_arc, norm360, signed_angle
+from battleline.engine.geometry import Pose, bearing, in_arc, norm360, signed_angle
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.arcs import Arc
 from battleline.rulesets.bf1900.ship import TorpedoMount
@@ -146,12 +148,16 @@ def attack_run(
     best: tuple[float, float, float, float] | None = None
     best_heading = lead.heading
     enemies = [c.pose for c in picture.targets()]
-    for step in range(0, 360, RUN_STEP_DEG):
-        heading = norm360(lead.heading + step)
+    headings = [norm360(lead.heading + step) for step in range(0, 360, RUN_STEP_DEG)]
+    tracks = [
+        [predicted_track(picture.poses[s], heading, run_m[s], radius_m) for s in ships]
+        for heading in headings
+    ]
+    fouls = iter(foul_tracks([t for row in tracks for t in row], enemies))
+    for heading, row in zip(headings, tracks, strict=True):
         ready, miss, foul = 0, 0.0, 0
-        for s in ships:
-            track = predicted_track(picture.poses[s], heading, run_m[s], radius_m)
-            foul += any(math.hypot(x - e.x, y - e.y) < CLEAR_M for x, y in track for e in enemies)
+        for s, track in zip(ships, row, strict=True):
+            foul += next(fouls)
             end = track[-1]
             d = math.dist(end, (tx, ty))
             theta = norm360(bearing(end[0], end[1], tx, ty) - heading)
@@ -170,6 +176,41 @@ def attack_run(
         if best is None or score < best:
             best, best_heading = score, heading
     return best_heading
+
+
+#: Slack of the array test in :func:`foul_tracks`, relative: far above the rounding of a squared
+#: distance, far below anything a boat could notice.
+_SLACK = 1e-9
+
+
+def foul_tracks(tracks: Sequence[Sequence[Point]], enemies: Sequence[Pose]) -> list[bool]:
+    """For each track, whether any of its points lies within :data:`CLEAR_M` of an enemy ship:
+    ``any(math.hypot(x - e.x, y - e.y) < CLEAR_M for x, y in track for e in enemies)``.
+
+    The squared distances of every point of every track to every enemy are taken at once in
+    ``numpy``; they settle every track but one with a point within a hair (:data:`_SLACK`) of
+    the limit, which is measured again with :func:`math.hypot`, point by point. The answers are
+    those of the plain loop.
+    """
+    if not tracks or not enemies:
+        return [False] * len(tracks)
+    points = np.array([p for track in tracks for p in track], dtype=np.float64)
+    there = np.array([(e.x, e.y) for e in enemies], dtype=np.float64)
+    dx = points[:, 0, None] - there[:, 0]
+    dy = points[:, 1, None] - there[:, 1]
+    gap2 = dx * dx + dy * dy  # (points, enemies)
+    starts = np.cumsum([0, *(len(t) for t in tracks[:-1])])
+    inner, outer = (CLEAR_M * (1.0 - _SLACK)) ** 2, (CLEAR_M * (1.0 + _SLACK)) ** 2
+    surely = np.logical_or.reduceat((gap2 < inner).any(axis=1), starts).tolist()
+    maybe = np.logical_or.reduceat((gap2 < outer).any(axis=1), starts).tolist()
+    return [
+        bool(sure)
+        or (
+            bool(close)
+            and any(math.hypot(x - e.x, y - e.y) < CLEAR_M for x, y in track for e in enemies)
+        )
+        for track, sure, close in zip(tracks, surely, maybe, strict=True)
+    ]
 
 
 def legal_launches(picture: Picture, launches: Sequence[TorpedoLaunch]) -> list[TorpedoLaunch]:
@@ -203,6 +244,7 @@ __all__ = [
     "RUN_MIN_M",
     "RUN_STEP_DEG",
     "attack_run",
+    "foul_tracks",
     "launch_plan",
     "legal_launches",
 ]
