@@ -11,8 +11,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battleline.ai.steering import COLLISION_CLEAR_DEG, clear_of_collision, predicted_track
-from battleline.ai.torpedoes import CLEAR_M, foul_tracks
+from battleline.ai.steering import (
+    COLLISION_CLEAR_DEG,
+    clear_of_collision,
+    predicted_end,
+    predicted_track,
+)
+from battleline.ai.torpedoes import CLEAR_M, foul_headings
 from battleline.engine.geometry import Pose, bearing, norm360, signed_angle
 
 Point = tuple[float, float]
@@ -22,39 +27,62 @@ angle = st.floats(0.0, 360.0, exclude_max=True)
 poses = st.builds(Pose, coord, coord, angle)
 
 
-def reference_fouls(tracks: list[list[Point]], enemies: list[Pose]) -> list[bool]:
+def reference_fouls(
+    pose: Pose, headings: list[float], run: float, radius: float, enemies: list[Pose]
+) -> list[bool]:
     return [
-        any(math.hypot(x - e.x, y - e.y) < CLEAR_M for x, y in track for e in enemies)
-        for track in tracks
+        any(
+            math.hypot(x - e.x, y - e.y) < CLEAR_M
+            for x, y in predicted_track(pose, heading, run, radius)
+            for e in enemies
+        )
+        for heading in headings
     ]
+
+
+runs_m = st.one_of(st.just(400.0), st.just(0.0), st.floats(0.0, 2500.0))
+radii = st.one_of(st.just(0.0), st.floats(100.0, 2000.0))
 
 
 @st.composite
-def runs(draw: st.DrawFn) -> tuple[list[list[Point]], list[Pose]]:
-    """Some boats' predicted tracks and enemy ships near them, some exactly :data:`CLEAR_M`
-    from a point of a track (the case the array test hands back to the exact one)."""
-    tracks = [
-        predicted_track(draw(poses), draw(angle), draw(st.floats(0.0, 2500.0)), 300.0)
-        for _ in range(draw(st.integers(0, 8)))
+def runs(draw: st.DrawFn) -> tuple[Pose, list[float], float, float, list[Pose]]:
+    """A boat, the headings of an attack run, her run and turning radius, and enemy ships near
+    her tracks, some exactly :data:`CLEAR_M` from a point of one (the case the array test hands
+    back to the exact one)."""
+    pose, run, radius = draw(poses), draw(runs_m), draw(radii)
+    headings = [
+        norm360(pose.heading + step) for step in range(0, 360, draw(st.sampled_from((5, 45))))
     ]
     enemies: list[Pose] = []
     for _ in range(draw(st.integers(0, 12))):
-        if not tracks:
-            break
-        x, y = draw(st.sampled_from(draw(st.sampled_from(tracks))))
+        track = predicted_track(pose, draw(st.sampled_from(headings)), run, radius)
+        x, y = draw(st.sampled_from(track))
         rho = draw(st.one_of(st.just(CLEAR_M), st.floats(0.0, 3000.0)))
         theta = math.radians(draw(angle))
         enemies.append(Pose(x + rho * math.sin(theta), y + rho * math.cos(theta), draw(angle)))
-    return tracks, enemies
+    return pose, headings, run, radius, enemies
 
 
-@settings(max_examples=400)
+@settings(max_examples=300)
 @given(runs())
-def test_BF6_TORP_foul_tracks_are_the_plain_loop(run: tuple[list[list[Point]], list[Pose]]) -> None:
-    """Which attack-run tracks pass within :data:`CLEAR_M` of an enemy ship: the same verdicts
-    as the point-by-point loop, enemies on the limit included."""
-    tracks, enemies = run
-    assert foul_tracks(tracks, enemies) == reference_fouls(tracks, enemies)
+def test_BF6_TORP_foul_headings_are_the_plain_loop(
+    run: tuple[Pose, list[float], float, float, list[Pose]],
+) -> None:
+    """Which headings of an attack run pass within :data:`CLEAR_M` of an enemy ship: the same
+    verdicts as the point-by-point loop over the exact tracks, enemies on the limit included."""
+    pose, headings, run_m, radius, enemies = run
+    expected = reference_fouls(pose, headings, run_m, radius, enemies)
+    assert foul_headings(pose, headings, run_m, radius, enemies) == expected
+
+
+@given(poses, angle, runs_m, radii)
+def test_BF6_CMD_11_predicted_end_is_the_tracks_last_point(
+    pose: Pose, heading: float, run: float, radius: float
+) -> None:
+    """Where a run ends, worked out alone, is the last point of the whole track, bit for bit."""
+    assert (
+        predicted_end(pose, heading, run, radius) == predicted_track(pose, heading, run, radius)[-1]
+    )
 
 
 def reference_clear_of_collision(

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from typing import cast
 
 import numpy as np
 
-from battleline.ai.picture import Picture, Point, is_flotilla
-from battleline.ai.steering import predicted_track
+from battleline.ai.picture import Picture, is_flotilla
+from battleline.ai.steering import predicted_end, predicted_track, track_grid
 from battleline.ai.tactics import LAUNCH_FRACTION
 from battleline.engine.geometry import Pose, bearing, in_arc, norm360, signed_angle
 from battleline.errors import BattlelineError
@@ -149,16 +150,14 @@ def attack_run(
     best_heading = lead.heading
     enemies = [c.pose for c in picture.targets()]
     headings = [norm360(lead.heading + step) for step in range(0, 360, RUN_STEP_DEG)]
-    tracks = [
-        [predicted_track(picture.poses[s], heading, run_m[s], radius_m) for s in ships]
-        for heading in headings
-    ]
-    fouls = iter(foul_tracks([t for row in tracks for t in row], enemies))
-    for heading, row in zip(headings, tracks, strict=True):
+    poses = picture.poses
+    ends = {s: [predicted_end(poses[s], h, run_m[s], radius_m) for h in headings] for s in ships}
+    fouls = {s: foul_headings(poses[s], headings, run_m[s], radius_m, enemies) for s in ships}
+    for i, heading in enumerate(headings):
         ready, miss, foul = 0, 0.0, 0
-        for s, track in zip(ships, row, strict=True):
-            foul += next(fouls)
-            end = track[-1]
+        for s in ships:
+            foul += fouls[s][i]
+            end = ends[s][i]
             d = math.dist(end, (tx, ty))
             theta = norm360(bearing(end[0], end[1], tx, ty) - heading)
             if any(
@@ -178,38 +177,50 @@ def attack_run(
     return best_heading
 
 
-#: Slack of the array test in :func:`foul_tracks`, relative: far above the rounding of a squared
-#: distance, far below anything a boat could notice.
-_SLACK = 1e-9
+#: Slack of the array test in :func:`foul_headings`, metres: far above the last-bit differences
+#: between :func:`~battleline.ai.steering.track_grid` and the exact tracks, far below anything a
+#: boat could notice.
+_SLACK_M = 1e-6
 
 
-def foul_tracks(tracks: Sequence[Sequence[Point]], enemies: Sequence[Pose]) -> list[bool]:
-    """For each track, whether any of its points lies within :data:`CLEAR_M` of an enemy ship:
-    ``any(math.hypot(x - e.x, y - e.y) < CLEAR_M for x, y in track for e in enemies)``.
+def foul_headings(
+    pose: Pose,
+    headings: Sequence[float],
+    run_m: float,
+    radius_m: float,
+    enemies: Sequence[Pose],
+) -> list[bool]:
+    """For each heading, whether the boat's track on it passes within :data:`CLEAR_M` of an
+    enemy ship: ``any(math.hypot(x - e.x, y - e.y) < CLEAR_M ...)`` over the points of
+    :func:`~battleline.ai.steering.predicted_track` and the enemies.
 
-    The squared distances of every point of every track to every enemy are taken at once in
-    ``numpy``; they settle every track but one with a point within a hair (:data:`_SLACK`) of
-    the limit, which is measured again with :func:`math.hypot`, point by point. The answers are
-    those of the plain loop.
+    Every heading's track is laid out at once (:func:`~battleline.ai.steering.track_grid`,
+    good to a small fraction of a millimetre) and its squared distances to every enemy taken
+    in one ``numpy`` pass; they settle every heading but one with a point within
+    :data:`_SLACK_M` of the limit, whose exact track is then measured with :func:`math.hypot`.
+    The answers are those of the plain loop.
     """
-    if not tracks or not enemies:
-        return [False] * len(tracks)
-    points = np.array([p for track in tracks for p in track], dtype=np.float64)
+    if not enemies:
+        return [False] * len(headings)
+    xs, ys = track_grid([pose], headings, run_m, radius_m)  # (headings, 1, points)
     there = np.array([(e.x, e.y) for e in enemies], dtype=np.float64)
-    dx = points[:, 0, None] - there[:, 0]
-    dy = points[:, 1, None] - there[:, 1]
-    gap2 = dx * dx + dy * dy  # (points, enemies)
-    starts = np.cumsum([0, *(len(t) for t in tracks[:-1])])
-    inner, outer = (CLEAR_M * (1.0 - _SLACK)) ** 2, (CLEAR_M * (1.0 + _SLACK)) ** 2
-    surely = np.logical_or.reduceat((gap2 < inner).any(axis=1), starts).tolist()
-    maybe = np.logical_or.reduceat((gap2 < outer).any(axis=1), starts).tolist()
+    dx = xs[:, 0, :, None] - there[:, 0]
+    dy = ys[:, 0, :, None] - there[:, 1]
+    gap2 = dx * dx + dy * dy  # (headings, points, enemies)
+    inner, outer = (CLEAR_M - _SLACK_M) ** 2, (CLEAR_M + _SLACK_M) ** 2
+    surely = cast(list[bool], (gap2 < inner).any(axis=(1, 2)).tolist())
+    maybe = cast(list[bool], (gap2 < outer).any(axis=(1, 2)).tolist())
     return [
-        bool(sure)
+        sure
         or (
-            bool(close)
-            and any(math.hypot(x - e.x, y - e.y) < CLEAR_M for x, y in track for e in enemies)
+            close
+            and any(
+                math.hypot(x - e.x, y - e.y) < CLEAR_M
+                for x, y in predicted_track(pose, heading, run_m, radius_m)
+                for e in enemies
+            )
         )
-        for track, sure, close in zip(tracks, surely, maybe, strict=True)
+        for heading, sure, close in zip(headings, surely, maybe, strict=True)
     ]
 
 
@@ -244,7 +255,7 @@ __all__ = [
     "RUN_MIN_M",
     "RUN_STEP_DEG",
     "attack_run",
-    "foul_tracks",
+    "foul_headings",
     "launch_plan",
     "legal_launches",
 ]
