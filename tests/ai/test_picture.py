@@ -71,3 +71,69 @@ def test_sight_lines_are_built_once_when_first_asked_for() -> None:
         for b in names:
             if a != b:
                 assert sight.blockers(a, b) == eager.blockers(a, b)
+
+
+def test_stand_in_logs_are_made_when_first_asked_for() -> None:
+    """A picture that is never asked for its logs (command, damage control) copies no stand-in
+    log; asked, it makes them once, from the contacts' classes."""
+    game = new_game("tsushima-1905", 3)
+    picture = build_picture(view(game, game.state.sides[1]))
+    assert "logs" not in picture.__dict__
+    logs = picture.logs
+    assert picture.logs is logs
+    assert set(logs) == set(picture.own) | set(picture.enemy)
+
+
+def test_per_picture_answers_once_per_picture() -> None:
+    """A :func:`per_picture` function runs once for each picture, whatever asks it how often."""
+    from battleline.ai.picture import Picture, per_picture
+
+    calls: list[Picture] = []
+
+    @per_picture
+    def count(picture: Picture) -> int:
+        calls.append(picture)
+        return len(calls)
+
+    game = new_game("cruiser-duel", 1)
+    first, second = (build_picture(view(game, side)) for side in game.state.sides)
+    assert [count(first), count(first), count(second), count(second), count(first)] == [
+        1,
+        1,
+        2,
+        2,
+        1,
+    ]
+    assert calls == [first, second]
+
+
+def test_class_weight_of_fire_is_a_fresh_ships() -> None:
+    """An enemy's weight of fire by her class values is that of a ship with every gun in
+    action (the plain log computation)."""
+    from battleline.ai.picture import class_weight_of_fire, weight_of_fire
+
+    for name in ("Mikasa", "Dingyuan", "Oslyabya", "Yoshino"):
+        cls = lookup_class(name)
+        fresh = ShipLog(name, cls, "")
+        assert class_weight_of_fire(cls) == weight_of_fire(fresh, True)
+        assert weight_of_fire(fresh, False) == class_weight_of_fire(cls)
+
+
+def test_targets_in_reach_are_the_plain_loop() -> None:
+    """The gunnery plan's targets in reach of each own ship, worked out once per picture, are
+    the ones a ship-by-ship loop over the targets finds (5 % over the longest range)."""
+    import math
+
+    from battleline.ai.gunnery import _in_reach
+
+    game = new_game("yalu-1894", 4)
+    for side in game.state.sides:
+        picture = build_picture(view(game, side))
+        reach = picture.scale.max_range_m * 1.05
+        for firer in picture.own:
+            plain = []
+            for c in picture.targets():
+                seen = math.dist(picture.funnels[firer], picture.funnels[c.name])
+                if not seen > reach:
+                    plain.append((c, seen))
+            assert list(_in_reach(picture, firer)) == plain

@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from battleline.ai.picture import Picture, is_flotilla
+from battleline.ai.picture import Picture, is_flotilla, per_picture
 from battleline.engine.geometry import in_arc
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.arcs import Arc, battery_layout, bearing_guns
@@ -35,16 +35,24 @@ def _weight(picture: Picture, contact: Contact, seen: float) -> float:
     return weight
 
 
-def _in_reach(picture: Picture, firer: str) -> list[tuple[Contact, float]]:
+def _in_reach(picture: Picture, firer: str) -> tuple[tuple[Contact, float], ...]:
     """The targets within gun range of ``firer`` (with a 5 % margin), each with its seen range
     (:meth:`Picture.seen_m`)."""
+    return _reach_of_every_ship(picture)[firer]
+
+
+@per_picture
+def _reach_of_every_ship(picture: Picture) -> dict[str, tuple[tuple[Contact, float], ...]]:
+    """:func:`_in_reach` of every own ship afloat, worked out once per picture: the plan asks
+    it of each ship two or three times (priming the sight lines, the division's spotter, the
+    ship's own fire plan)."""
     reach = picture.scale.max_range_m * 1.05
-    here = picture.funnels[firer]
-    out: list[tuple[Contact, float]] = []
-    for c in picture.targets():
-        seen = math.dist(here, picture.funnels[c.name])
-        if not seen > reach:
-            out.append((c, seen))
+    targets = [(c, picture.funnels[c.name]) for c in picture.targets()]
+    out: dict[str, tuple[tuple[Contact, float], ...]] = {}
+    for firer in picture.own:
+        here = picture.funnels[firer]
+        seen = [(c, math.dist(here, there)) for c, there in targets]
+        out[firer] = tuple((c, d) for c, d in seen if not d > reach)
     return out
 
 

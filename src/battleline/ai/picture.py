@@ -9,9 +9,12 @@ log of its class: it carries no hidden damage, only what anyone could know.
 
 from __future__ import annotations
 
+import functools
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +32,7 @@ from battleline.rulesets.bf1900.view import Contact, OwnShip, SideView
 FLOTILLA_TYPES = frozenset({ShipType.DESTROYER.value, ShipType.TORPEDO_BOAT.value, "TGB"})
 
 Point = tuple[float, float]
+T = TypeVar("T")
 
 #: Points along a coast are laid this far apart at most, metres (well inside the clearance a
 #: division keeps, so that it cannot slip between two of them onto the land).
@@ -42,7 +46,12 @@ def is_flotilla(ship_type: str) -> bool:
 
 @dataclass(frozen=True)
 class Picture:
-    """One side's picture of the table at one phase."""
+    """One side's picture of the table at one phase.
+
+    Made afresh from each view and never changed, so what is worked out from it alone holds for
+    the whole phase: the sight lines and stand-in logs are built when first asked for, and
+    assessments several decisions read (:func:`per_picture`) are worked out once.
+    """
 
     view: SideView
     scale: Scale
@@ -51,9 +60,21 @@ class Picture:
     classes: dict[str, ShipClass]
     poses: dict[str, Pose]
     funnels: dict[str, Point]
-    logs: dict[str, ShipLog]
     #: Every ship's base (length, width) in metres, as the scale gives it for its type.
     sizes: dict[str, tuple[float, float]]
+    #: The answers of the :func:`per_picture` functions asked of this picture so far.
+    worked_out: dict[Callable[..., Any], Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    @cached_property
+    def logs(self) -> dict[str, ShipLog]:
+        """Every ship's log: an own ship's from the view, an enemy's a fresh log of her class
+        (:func:`blank_log`; it carries no damage the side cannot see). Made when first asked
+        for: only the rules' gunnery and torpedo checks read them."""
+        logs = {n: s.log for n, s in self.own.items()}
+        logs.update({n: blank_log(n, lookup_class(c.cls)) for n, c in self.enemy.items()})
+        return logs
 
     @cached_property
     def sight(self) -> SightLines:
@@ -87,9 +108,13 @@ class Picture:
         """Distance between two ships' forward funnels as the table shows it."""
         return math.dist(self.funnels[a], self.funnels[b])
 
+    @cached_property
+    def _targets(self) -> tuple[Contact, ...]:
+        return tuple(c for c in self.enemy.values() if not c.sinking and not c.surrendered)
+
     def targets(self) -> list[Contact]:
         """Enemy ships worth shooting at: afloat, not sinking, not struck."""
-        return [c for c in self.enemy.values() if not c.sinking and not c.surrendered]
+        return list(self._targets)
 
     def able(self) -> list[OwnShip]:
         """Own ships still in the battle."""
@@ -108,9 +133,25 @@ def build_picture(view: SideView) -> Picture:
     base_of: dict[str, tuple[float, float]] = {}  # a fleet has few classes: one lookup each
     sizes = {n: _base_size(scale, cls, base_of) for n, cls in classes.items()}
     funnels = {n: funnel_point(poses[n], sizes[n][0]) for n in poses}
-    logs = {n: s.log for n, s in own.items()}
-    logs.update({n: blank_log(n, classes[n]) for n in enemy})
-    return Picture(view, scale, own, enemy, classes, poses, funnels, logs, sizes)
+    return Picture(view, scale, own, enemy, classes, poses, funnels, sizes)
+
+
+def per_picture(fn: Callable[[Picture], T]) -> Callable[[Picture], T]:
+    """``fn`` of a picture alone, worked out once per picture and kept in it
+    (:attr:`Picture.worked_out`): the command phase asks several times whether the side is
+    beaten or outgunned, and a picture never changes. ``fn`` must read nothing but the picture,
+    and its answer must not be changed by those it is handed to (a number, a flag, a tuple).
+    """
+
+    @functools.wraps(fn)
+    def once(picture: Picture) -> T:
+        memo = picture.worked_out
+        if fn in memo:
+            return memo[fn]  # type: ignore[no-any-return]
+        value = memo[fn] = fn(picture)
+        return value
+
+    return once
 
 
 def _base_size(
@@ -146,8 +187,10 @@ __all__ = [
     "Picture",
     "blank_log",
     "build_picture",
+    "class_weight_of_fire",
     "fire_balance",
     "is_flotilla",
+    "per_picture",
     "weight_of_fire",
 ]
 
@@ -156,21 +199,33 @@ def weight_of_fire(log: ShipLog, guns_in_action: bool) -> float:
     """A ship's broadside weight of fire: for each mounting, the guns bearing on one side ×
     shell size × rate of fire. With ``guns_in_action`` only the guns her log shows in action
     count (an own ship, whose damage the side knows); else the class's full armament (an enemy,
-    whose damage it cannot see)."""
+    whose damage it cannot see: :func:`class_weight_of_fire`)."""
+    if not guns_in_action:
+        return class_weight_of_fire(log.cls)
     total = 0.0
     for m in log.cls.mountings:
         guns = m.guns_per_side
-        if guns_in_action and m.guns:
+        if m.guns:
             guns = min(guns, log.guns_in_action(m.key))
         total += guns * m.shell_size * m.rof
     return total
 
 
+def class_weight_of_fire(cls: ShipClass) -> float:
+    """:func:`weight_of_fire` of a ship of ``cls`` with every gun in action (class values are
+    public, so no log is needed)."""
+    total = 0.0
+    for m in cls.mountings:
+        total += m.guns_per_side * m.shell_size * m.rof
+    return total
+
+
+@per_picture
 def fire_balance(picture: Picture) -> float:
     """The enemy's visible weight of fire over one's own: ships in sight, afloat and not
     struck, at their class values, against one's own ships in the battle with the guns they
     have left (:func:`weight_of_fire`); ``inf`` when one's own guns are all silent."""
-    theirs = sum(weight_of_fire(picture.logs[c.name], False) for c in picture.targets())
+    theirs = sum(class_weight_of_fire(picture.classes[c.name]) for c in picture.targets())
     mine = sum(weight_of_fire(s.log, True) for s in picture.able())
     if mine <= 0.0:
         return math.inf if theirs > 0.0 else 0.0

@@ -110,6 +110,22 @@ def wake_track(
     return out
 
 
+def predicted_end(pose: Pose, heading: float, distance_m: float, radius_m: float = 0.0) -> Point:
+    """The last point of :func:`predicted_track`, where the run ends, by the same operations
+    (so the same numbers) without the points before it."""
+    delta = math.radians(signed_angle(heading - pose.heading))
+    arc = min(distance_m, radius_m * abs(delta)) if radius_m > 0 else 0.0
+    h0 = math.radians(pose.heading)
+    s_m = stations(distance_m)[-1]
+    on_arc = min(s_m, arc)
+    if arc <= 0 or not on_arc > 0:
+        x, y, sin_h, cos_h = pose.x, pose.y, math.sin(h0), math.cos(h0)
+    else:
+        x, y, sin_h, cos_h = _along_arc(pose.x, pose.y, h0, on_arc, radius_m, delta)
+    rest = max(0.0, s_m - arc)
+    return x + rest * sin_h, y + rest * cos_h
+
+
 def _along_arc(
     x: float, y: float, h: float, on_arc: float, radius_m: float, delta: float
 ) -> tuple[float, float, float, float]:
@@ -153,7 +169,9 @@ def first_clear(
     within :data:`CLEARANCE_M` of an obstacle point, unless moving away from it; ``None`` when
     every heading does.
 
-    Every heading's tracks are laid out at once (:func:`track_grid`) and measured against the
+    Only obstacles a ship can reach this move are looked at. The wanted heading is tried first
+    by the exact test alone (:func:`_clear_exactly`: a division is often clear on it). Else every
+    heading's tracks are laid out at once (:func:`track_grid`) and measured against the
     obstacles (:func:`_near_misses`); only a heading whose verdict is in doubt is looked at again
     with the exact tracks of :func:`predicted_track` and :func:`math.hypot`. Inputs are finite.
     """
@@ -170,7 +188,11 @@ def first_clear(
         return headings[0]
     rows, cols = np.flatnonzero(reach.any(axis=1)), np.flatnonzero(reach.any(axis=0))
     ships = [poses[i] for i in rows.tolist()]
-    obs, now = obs[cols], now[np.ix_(rows, cols)]
+    obs = obs[cols]
+    if _clear_exactly(ships, headings[0], distance_m, radius_m, obs.tolist()):
+        # A division clear on the heading it wants: one exact look settles it, with no arrays.
+        return headings[0]
+    now = now[np.ix_(rows, cols)]
     xs, ys = track_grid(ships, headings, distance_m, radius_m)
     surely, maybe = _near_misses(xs, ys, obs, now)
     for i, heading in enumerate(headings):
@@ -202,6 +224,26 @@ def least_close(
     dx, dy = xs[..., None] - obs[:, 0], ys[..., None] - obs[:, 1]
     nearest = np.sqrt((dx * dx + dy * dy).min(axis=(1, 2, 3)))
     return headings[int(np.argmax(nearest))]
+
+
+def _clear_exactly(
+    poses: Sequence[Pose],
+    heading: float,
+    distance_m: float,
+    radius_m: float,
+    obstacles: Sequence[Sequence[float]],
+) -> bool:
+    """Whether no ship's exact track on ``heading`` (:func:`predicted_track`) comes within
+    :data:`CLEARANCE_M` of an obstacle point and closer to it than the ship is now: the plain
+    loop's verdict on one heading, every pair measured with :func:`math.hypot`."""
+    for pose in poses:
+        near = [(ox, oy, math.hypot(pose.x - ox, pose.y - oy)) for ox, oy in obstacles]
+        for x, y in predicted_track(pose, heading, distance_m, radius_m):
+            for ox, oy, now in near:
+                gap = math.hypot(x - ox, y - oy)
+                if gap < CLEARANCE_M and gap < now:
+                    return False
+    return True
 
 
 def _near_misses(xs: Points, ys: Points, obs: Points, now: Points) -> tuple[list[bool], Mask]:
@@ -353,15 +395,19 @@ def clear_of_collision(
     if not pairs:
         return None
     base = picture.poses[pairs[0][0]].heading if wanted is None else wanted
+    # The bearing of each ship struck from her own ship, worked out once for every heading tried.
+    bearings = [
+        bearing(here.x, here.y, there.x, there.y)
+        for here, there in ((picture.poses[a], picture.poses[b]) for a, b in pairs)
+    ]
 
-    def off(heading: float, own: str, other: str) -> float:
-        here, there = picture.poses[own], picture.poses[other]
-        return abs(signed_angle(bearing(here.x, here.y, there.x, there.y) - heading))
+    def clear(heading: float) -> bool:
+        return all(abs(signed_angle(b - heading)) >= COLLISION_CLEAR_DEG for b in bearings)
 
-    if all(off(base, a, b) >= COLLISION_CLEAR_DEG for a, b in pairs):
+    if clear(base):
         return None
     options = [norm360(base + d) for d in range(-180, 180, 5)]
-    fine = [h for h in options if all(off(h, a, b) >= COLLISION_CLEAR_DEG for a, b in pairs)]
+    fine = [h for h in options if clear(h)]
     if not fine:
         return None
     return min(fine, key=lambda h: (abs(signed_angle(h - base)), h))
@@ -422,6 +468,7 @@ __all__ = [
     "first_clear",
     "least_close",
     "pinned",
+    "predicted_end",
     "predicted_track",
     "steer_clear",
     "wake_track",

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from battleline.ai import steering
-from battleline.ai.picture import Picture, fire_balance, is_flotilla
+from battleline.ai.picture import Picture, fire_balance, is_flotilla, per_picture
 from battleline.ai.pursuit import CLOSE_ANGLE_DEG, pursuit_angles
 from battleline.ai.steering import (
     CLEARANCE_M,
@@ -65,6 +65,7 @@ SURRENDER_BRACKETS = 1.5
 # -- assessment ------------------------------------------------------------------------------
 
 
+@per_picture
 def loss_share(picture: Picture) -> float:
     """Share of own size lost (sunk, sinking, struck: 1) or crippled (½)."""
     total = lost = 0.0

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from typing import cast
+
+import numpy as np
 
 from battleline.ai.picture import Picture, is_flotilla
-from battleline.ai.steering import predicted_track
+from battleline.ai.steering import predicted_end, predicted_track, track_grid
 from battleline.ai.tactics import LAUNCH_FRACTION
-from battleline.engine.geometry import bearing, in_arc, norm360, signed_angle
+from battleline.engine.geometry import Pose, bearing, in_arc, norm360, signed_angle
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.arcs import Arc
 from battleline.rulesets.bf1900.ship import TorpedoMount
@@ -146,13 +149,15 @@ def attack_run(
     best: tuple[float, float, float, float] | None = None
     best_heading = lead.heading
     enemies = [c.pose for c in picture.targets()]
-    for step in range(0, 360, RUN_STEP_DEG):
-        heading = norm360(lead.heading + step)
+    headings = [norm360(lead.heading + step) for step in range(0, 360, RUN_STEP_DEG)]
+    poses = picture.poses
+    ends = {s: [predicted_end(poses[s], h, run_m[s], radius_m) for h in headings] for s in ships}
+    fouls = {s: foul_headings(poses[s], headings, run_m[s], radius_m, enemies) for s in ships}
+    for i, heading in enumerate(headings):
         ready, miss, foul = 0, 0.0, 0
         for s in ships:
-            track = predicted_track(picture.poses[s], heading, run_m[s], radius_m)
-            foul += any(math.hypot(x - e.x, y - e.y) < CLEAR_M for x, y in track for e in enemies)
-            end = track[-1]
+            foul += fouls[s][i]
+            end = ends[s][i]
             d = math.dist(end, (tx, ty))
             theta = norm360(bearing(end[0], end[1], tx, ty) - heading)
             if any(
@@ -170,6 +175,53 @@ def attack_run(
         if best is None or score < best:
             best, best_heading = score, heading
     return best_heading
+
+
+#: Slack of the array test in :func:`foul_headings`, metres: far above the last-bit differences
+#: between :func:`~battleline.ai.steering.track_grid` and the exact tracks, far below anything a
+#: boat could notice.
+_SLACK_M = 1e-6
+
+
+def foul_headings(
+    pose: Pose,
+    headings: Sequence[float],
+    run_m: float,
+    radius_m: float,
+    enemies: Sequence[Pose],
+) -> list[bool]:
+    """For each heading, whether the boat's track on it passes within :data:`CLEAR_M` of an
+    enemy ship: ``any(math.hypot(x - e.x, y - e.y) < CLEAR_M ...)`` over the points of
+    :func:`~battleline.ai.steering.predicted_track` and the enemies.
+
+    Every heading's track is laid out at once (:func:`~battleline.ai.steering.track_grid`,
+    good to a small fraction of a millimetre) and its squared distances to every enemy taken
+    in one ``numpy`` pass; they settle every heading but one with a point within
+    :data:`_SLACK_M` of the limit, whose exact track is then measured with :func:`math.hypot`.
+    The answers are those of the plain loop.
+    """
+    if not enemies:
+        return [False] * len(headings)
+    xs, ys = track_grid([pose], headings, run_m, radius_m)  # (headings, 1, points)
+    there = np.array([(e.x, e.y) for e in enemies], dtype=np.float64)
+    dx = xs[:, 0, :, None] - there[:, 0]
+    dy = ys[:, 0, :, None] - there[:, 1]
+    gap2 = dx * dx + dy * dy  # (headings, points, enemies)
+    inner, outer = (CLEAR_M - _SLACK_M) ** 2, (CLEAR_M + _SLACK_M) ** 2
+    surely = cast(list[bool], (gap2 < inner).any(axis=(1, 2)).tolist())
+    maybe = cast(list[bool], (gap2 < outer).any(axis=(1, 2)).tolist())
+    return [
+        sure
+        or (
+            close
+            and any(
+                math.hypot(x - e.x, y - e.y) < CLEAR_M
+                for x, y in predicted_track(pose, heading, run_m, radius_m)
+                for e in enemies
+            )
+        )
+        for heading, sure, close in zip(headings, surely, maybe, strict=True)
+    ]
 
 
 def legal_launches(picture: Picture, launches: Sequence[TorpedoLaunch]) -> list[TorpedoLaunch]:
@@ -203,6 +255,7 @@ __all__ = [
     "RUN_MIN_M",
     "RUN_STEP_DEG",
     "attack_run",
+    "foul_headings",
     "launch_plan",
     "legal_launches",
 ]
