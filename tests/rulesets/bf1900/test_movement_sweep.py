@@ -21,7 +21,8 @@ from shapely import STRtree
 
 from battleline.engine.events import EventKind
 from battleline.engine.geometry import Pose
-from battleline.rulesets.bf1900.collisions import lying_against, sweep_tracks
+from battleline.rulesets.bf1900.collisions import sweep_tracks
+from battleline.rulesets.bf1900.easing import lying_against
 from battleline.rulesets.bf1900.movement import (
     EPS_M,
     Contact,

@@ -28,11 +28,11 @@ from battleline.rulesets.bf1900.collisions import (
     BROAD_SLACK_M,
     Contact,
     emit_contacts,
-    resolve_tracks,
 )
 
 # importable here as before the split
 from battleline.rulesets.bf1900.collisions import _Sweep as _Sweep
+from battleline.rulesets.bf1900.easing import resolve_tracks
 from battleline.rulesets.bf1900.pose_grid import grid_poses, track_poses
 from battleline.rulesets.bf1900.scales import Scale
 from battleline.rulesets.bf1900.shiplog import ShipLog
