@@ -325,7 +325,9 @@ class FleetAdmiral:
         succession = any(t.startswith("TS") for t in orders)
         for s in alive:
             pose = picture.poses[s]
-            if succession and s != lead:
+            if s == lead:
+                track = lead_track
+            elif succession:
                 track = wake_track(pose, picture.poses[lead], lead_track, ahead)
             else:
                 track = predicted_track(pose, course, ahead, radius)
@@ -357,18 +359,20 @@ class FleetAdmiral:
         (at most her class's top speed); ``None`` when she was not seen twice running."""
         seen = self.sightings.get(name, [])
         if len(seen) == 2 and seen[1][0] - seen[0][0] == 1:
-            return self._enemy_run(picture, name)
+            return min(self._top_run(picture, name), math.dist(seen[0][1], seen[1][1]))
         return None
 
     def _enemy_run(self, picture: Picture, name: str) -> float:
-        """How far an enemy ship is expected to steam this move, metres: her run between the
-        last two sightings a turn apart, as the eye saw it, at most her class's top speed; her
-        class's top speed when not seen twice running (class values are public)."""
-        top = picture.scale.knots_to_m_per_turn(picture.classes[name].max_knots)
-        seen = self.sightings.get(name, [])
-        if len(seen) == 2 and seen[1][0] - seen[0][0] == 1:
-            return min(top, math.dist(seen[0][1], seen[1][1]))
-        return top
+        """How far an enemy ship is expected to steam this move, metres: her run as seen
+        (:meth:`_seen_run`); her class's top speed when not seen twice running (class values
+        are public)."""
+        run = self._seen_run(picture, name)
+        return self._top_run(picture, name) if run is None else run
+
+    @staticmethod
+    def _top_run(picture: Picture, name: str) -> float:
+        """An enemy ship's run at her class's top speed, metres."""
+        return picture.scale.knots_to_m_per_turn(picture.classes[name].max_knots)
 
     def _strikes(self, picture: Picture, alive: list[str], big: list[str], beaten: bool) -> bool:
         """Strike the colours (BF6-CMD-32) only when every ship of the division can neither

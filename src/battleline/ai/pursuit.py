@@ -61,7 +61,7 @@ def pursuit_angles(
     away = opening_run_m(picture, lead, enemy, enemy_run_m)
     if away <= 0.0 or away >= run_m:
         # Coming on, or drawing away faster than the line can steam: a stern chase would only
-        # give up the broadside (and, along a coast the admiral cannot see, run it ashore).
+        # give up the broadside.
         return None
     need = (away + PURSUE_GAIN * run_m) / run_m
     closing = 0.0 if need >= 1.0 else min(CLOSE_ANGLE_DEG, math.degrees(math.acos(need)))

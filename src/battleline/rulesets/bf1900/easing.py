@@ -17,7 +17,7 @@ from shapely import STRtree
 
 from battleline.engine.geometry import Pose, bearing, signed_angle
 from battleline.rulesets.bf1900.collisions import Contact, sweep_tracks
-from battleline.rulesets.bf1900.table import Land, footprints
+from battleline.rulesets.bf1900.table import Land, footprint, footprints
 from battleline.rulesets.bf1900.tracks import Track
 
 #: Two bases this close at the start of a move lie against each other (ships that collided stop
@@ -87,14 +87,7 @@ def _overlap(
     poses: Mapping[str, Pose], sizes: Mapping[str, tuple[float, float]], a: str, b: str
 ) -> bool:
     """Whether the bases of ships ``a`` and ``b`` overlap at ``poses``."""
-    polys = footprints(
-        np.array([poses[a].x, poses[b].x]),
-        np.array([poses[a].y, poses[b].y]),
-        np.array([poses[a].heading, poses[b].heading]),
-        np.array([sizes[a][0], sizes[b][0]]),
-        np.array([sizes[a][1], sizes[b][1]]),
-    )
-    return bool(shapely.intersects(polys[0], polys[1]))
+    return bool(footprint(poses[a], *sizes[a]).intersects(footprint(poses[b], *sizes[b])))
 
 
 def lying_against(
