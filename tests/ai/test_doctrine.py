@@ -81,14 +81,14 @@ def test_a_longer_doctrine_range_keeps_a_longer_mean_range(tmp_path: Path) -> No
 
 
 def test_each_side_sees_only_its_own_doctrine() -> None:
-    """Tsushima: the Japanese view carries Japan's settings, the Russian view Russia's."""
-    game = new_game("tsushima-1905", 1)
-    japan, russia = view(game, "Japan"), view(game, "Russia")
-    assert (japan.gunnery, japan.doctrine_range_m) == ("elite", 4500.0)
-    assert (russia.gunnery, russia.doctrine_range_m) == ("green", 5500.0)
-    shown = russia.to_dict()
-    assert (shown["gunnery"], shown["doctrine_range_m"]) == ("green", 5500.0)
-    assert engage_range_m(build_picture(japan)) == 4500.0
+    """The Yalu: the Japanese view carries Japan's settings, the Chinese view China's."""
+    game = new_game("yalu-1894", 1)
+    japan, china = view(game, "Japan"), view(game, "China")
+    assert (japan.gunnery, japan.doctrine_range_m) == ("veteran", 3500.0)
+    assert (china.gunnery, china.doctrine_range_m) == ("green", 2500.0)
+    shown = china.to_dict()
+    assert (shown["gunnery"], shown["doctrine_range_m"]) == ("green", 2500.0)
+    assert engage_range_m(build_picture(japan)) == 3500.0
 
 
 def test_without_doctrine_the_admiral_keeps_the_defaults() -> None:

@@ -246,8 +246,16 @@ class FleetAdmiral:
             if heading is None and len(coast):
                 heading = here.heading  # holding on, but not onto the land
             if heading is not None:
+                # A battle line boxed in by ships on every heading takes the way that keeps
+                # it farthest from them, not into the thick of them; a flotilla keeps its run.
                 heading = steer_clear(
-                    picture, alive, heading, clear_for, others.around(alive), radius
+                    picture,
+                    alive,
+                    heading,
+                    clear_for,
+                    others.around(alive),
+                    radius,
+                    boxed_in=not flotilla,
                 )
             # After a collision inside the line, hold course so the ships draw apart along
             # their wake; after one with any other ship, turn together, each ship for itself,

@@ -344,10 +344,13 @@ def steer_clear(
     distance_m: float,
     obstacles: Sequence[tuple[float, float]] | Points,
     radius_m: float = 0.0,
+    boxed_in: bool = False,
 ) -> float:
     """The heading nearest ``wanted`` on which no ship of the division runs within
     :data:`CLEARANCE_M` of an obstacle (other ships' present and expected positions): a division
-    steers round its own fleet and the enemy rather than into them (collisions, BF6-MOV).
+    steers round its own fleet and the enemy rather than into them (collisions, BF6-MOV). With
+    ``boxed_in``, a division that no heading clears takes the one that keeps it farthest from
+    the other ships (:func:`~battleline.ai.steering.least_close`) rather than ``wanted``.
 
     Land (``picture.coast``) comes first: when no heading clears both the ships and the land,
     the division takes the first heading that clears the land alone, and when none does, the
@@ -364,6 +367,8 @@ def steer_clear(
             gaps = np.hypot(coast[:, None, 0] - here[:, 0], coast[:, None, 1] - here[:, 1])
             near = coast[gaps.min(axis=1) < steering.CLEARANCE_M + distance_m]
             found = steering.least_close(poses, wanted, distance_m, near, radius_m)
+    if found is None and boxed_in:
+        found = steering.least_close(poses, wanted, distance_m, obstacles, radius_m)
     return wanted if found is None else found
 
 

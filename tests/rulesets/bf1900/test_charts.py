@@ -60,8 +60,8 @@ def test_user_directory_replaces_the_packaged_charts(tmp_path: Path) -> None:
     user = _copy(tmp_path)
     _edit(
         user / "torpedo.toml",
-        "converging      = { rake = 5, beam = 4 }",
-        "converging      = { rake = 5, beam = 2 }",
+        "converging      = { rake = 6, beam = 5 }",
+        "converging      = { rake = 6, beam = 2 }",
     )
     charts = load_charts(user)
     assert charts is not load_charts()
@@ -179,7 +179,7 @@ def test_uneven_sinking_control_and_torpedo_rows() -> None:
     assert CHARTS.repair_range("STOP_HVY_FL") == (4, 6)
     assert CHARTS.command_range("FLOOD_MAGAZINE") == (3, 6)
     assert CHARTS.command_range("RECOVER_CT") == (4, 6)
-    assert CHARTS.torpedo_to_hit("converging", "beam") == 4
+    assert CHARTS.torpedo_to_hit("converging", "beam") == 5  # calibrated, issue 12 (was 4)
     assert CHARTS.torpedo_to_hit("diverging", "rake") == 6
     assert CHARTS.torpedo_to_hit("stationary_nets", "beam") == 6
 
@@ -545,7 +545,7 @@ def test_every_torpedo_cell_is_a_die_score() -> None:
         ),
         pytest.param(
             "torpedo.toml",
-            "diverging       = { rake = 6, beam = 5 }",
+            "diverging       = { rake = 6, beam = 6 }",
             "diverging       = { rake = 7, beam = 5 }",
             "torpedo_hits",
             "diverging.rake",

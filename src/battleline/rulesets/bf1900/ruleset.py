@@ -30,6 +30,7 @@ from battleline.engine.events import EventLog
 from battleline.engine.ruleset import PhaseSpec, ShipFate
 from battleline.engine.state import Result
 from battleline.rulesets.bf1900 import command, gunnery, notation, planning, torpedoes
+from battleline.rulesets.bf1900.crews import Laying, laying_of
 from battleline.rulesets.bf1900.damage.phase import run_damage_phase
 from battleline.rulesets.bf1900.game_data import (
     charts_in_play,
@@ -38,7 +39,7 @@ from battleline.rulesets.bf1900.game_data import (
     use_charts,
 )
 from battleline.rulesets.bf1900.hits import Ammo
-from battleline.rulesets.bf1900.observation import watchers
+from battleline.rulesets.bf1900.observation import side_skill, watchers
 from battleline.rulesets.bf1900.orders import (
     SealedCommand,
     has_damage_control,
@@ -223,6 +224,7 @@ def resolve_damage(state: Bf1900State, orders: Orders, dice: SeededDice, events:
         dice,
         events,
         navy_shells=shells_of(state),
+        laying=laying_by_ship(state),
     )
 
 
@@ -231,6 +233,17 @@ def shells_of(state: Bf1900State) -> dict[str, dict[Ammo, ShellQuality]]:
     ships in the scenario's year."""
     year = get_scenario(state.scenario).battle_year
     return navy_shells(frozenset(log.cls.navy for log in state.logs.values()), year)
+
+
+def laying_by_ship(state: Bf1900State) -> dict[str, Laying]:
+    """The laying die of every ship whose side's crews roll one (reconstructed, ``crews.py``):
+    the scenario's ``[[sides]] gunnery``."""
+    by_side = {side: laying_of(side_skill(state, side)) for side in state.sides}
+    return {
+        name: laying
+        for name, log in state.logs.items()
+        if (laying := by_side.get(log.side)) is not None
+    }
 
 
 def end_turn(state: Bf1900State, events: EventLog) -> Result | None:

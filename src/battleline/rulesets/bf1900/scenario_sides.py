@@ -263,8 +263,9 @@ class ObjectiveEntry(Entry):
 
 class SideEntry(Entry):
     """One side: its name, its fleet flagship and its divisions; optionally its crews' gunnery
-    (one of :data:`GUNNERY_LEVELS`) and the range its admiral prefers to fight at, metres (both
-    read by the AI admirals only; the rules are the same for every side)."""
+    (one of :data:`GUNNERY_LEVELS`: the side's eye, its gun layers' laying die in
+    :mod:`~battleline.rulesets.bf1900.crews`, and its admiral's ranging) and the range its admiral
+    prefers to fight at, metres (read by the AI admirals only)."""
 
     name: str = Field(min_length=1)
     fleet_flagship: str | None = None

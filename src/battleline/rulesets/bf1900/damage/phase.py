@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
 from battleline.rulesets.bf1900.charts import Charts
+from battleline.rulesets.bf1900.crews import Laying
 from battleline.rulesets.bf1900.damage.codes import apply_codes
 from battleline.rulesets.bf1900.damage.declarations import DCDeclaration
 from battleline.rulesets.bf1900.damage.step1 import fire_and_flooding
@@ -64,11 +65,13 @@ def run_damage_phase(
     *,
     settings: DamageSettings = DamageSettings(),
     navy_shells: NavyShells | None = None,
+    laying: Mapping[str, Laying] | None = None,
 ) -> None:
     """Run the whole Damage Phase on ``logs`` in place (BF6-DMG-02..13, BF6-SINK, BF6-DC).
 
     ``declarations`` maps a ship's name to its Step Three declarations (validated when ordered
-    with :func:`~battleline.rulesets.bf1900.damage.step3.validate_declarations`).
+    with :func:`~battleline.rulesets.bf1900.damage.step3.validate_declarations`); ``navy_shells``
+    and ``laying`` are Step Two's shell quality by navy and laying die by firing ship.
     """
     for log in logs.values():
         log.counterflood_locked.clear()  # a failed counterflood locks a zone for one phase only
@@ -82,7 +85,9 @@ def run_damage_phase(
 
     _step(events, 2)
     with announced(logs, events):
-        resolve_hits(logs, shell_sets, torpedo_hits, charts, dice, events, apply_codes, navy_shells)
+        resolve_hits(
+            logs, shell_sets, torpedo_hits, charts, dice, events, apply_codes, navy_shells, laying
+        )
 
     _step(events, 3)
     for name in declarations:

@@ -28,6 +28,7 @@ from battleline.engine.dice import Dice
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import UnknownNameError
 from battleline.rulesets.bf1900.charts import Charts, ShellTable
+from battleline.rulesets.bf1900.crews import Laying
 from battleline.rulesets.bf1900.damage.context import ApplyCodes, DamageContext
 from battleline.rulesets.bf1900.damage.flooding import resolve_flood_hit
 from battleline.rulesets.bf1900.hits import ShellSet, TorpedoHit
@@ -51,9 +52,11 @@ def resolve_hits(
     events: EventLog,
     apply: ApplyCodes,
     navy_shells: NavyShells | None = None,
+    laying: Mapping[str, Laying] | None = None,
 ) -> None:
     """Step Two for every ship: all shell sets, then all torpedo hits (BF6-DMG-07/08).
-    ``navy_shells`` gives the shell quality of each firing navy that differs from the chart."""
+    ``navy_shells`` gives the shell quality of each firing navy that differs from the chart,
+    ``laying`` the laying die of each firing ship whose crew rolls one."""
     for shells in shell_sets:
         quality = None
         if navy_shells:
@@ -61,7 +64,14 @@ def resolve_hits(
             if firer is not None:
                 quality = navy_shells.get(firer.cls.navy, {}).get(shells.ammo)
         resolve_shell_set(
-            _target(logs, shells.target), shells, charts, dice, events, apply, quality
+            _target(logs, shells.target),
+            shells,
+            charts,
+            dice,
+            events,
+            apply,
+            quality,
+            laying.get(shells.firer) if laying else None,
         )
     for torpedo in torpedo_hits:
         resolve_torpedo_hit(_target(logs, torpedo.target), torpedo, charts, dice, events, apply)
@@ -75,9 +85,11 @@ def resolve_shell_set(
     events: EventLog,
     apply: ApplyCodes,
     quality: ShellQuality | None = None,
+    laying: Laying | None = None,
 ) -> None:
-    """Roll one set: a location die per round, then a damage die per hit (BF6-DMG-07); with a
-    ``quality`` that has a dud chance, a fuze die per hit between the two (reconstructed)."""
+    """Roll one set: a location die per round, then a damage die per hit (BF6-DMG-07). Between
+    the two (reconstructed): with a crew's ``laying``, a laying die per hit; with a ``quality``
+    that has a dud chance, a fuze die per hit."""
     if shells.rounds <= 0 or log.sunk:
         return
     ammo = shells.ammo.value
@@ -99,6 +111,16 @@ def resolve_shell_set(
             )
             if n
         )
+        laid: dict[str, Any] = {}
+        if hits and laying is not None:
+            # The laying die: a hit of this crew stands only on the faces it lays on.
+            laid["laying"] = dice.rolls(len(hits), 6, f"{what} laying", ship=log.name)
+            hits = [loc for loc, f in zip(hits, laid["laying"], strict=True) if laying.stands(f)]
+            wide = len(laid["laying"]) - len(hits)
+            tally += (
+                f"; laying ({laying.quality} crew, a hit stands on {laying.faces}) rolls "
+                f"{' '.join(map(str, laid['laying']))} → {wide} wide"
+            )
         events.emit(
             EventKind.HIT,
             f"{log.name}: {shells.rounds} round{'s' * (shells.rounds != 1)} from {what} roll "
@@ -110,6 +132,7 @@ def resolve_shell_set(
             ammo=ammo,
             faces=list(faces),
             hits=len(hits),
+            **laid,
         )
         if hits and quality is not None and quality.dud_on > 0:
             hits = _fuzes(log, shells, what, hits, quality, dice, events)
