@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.damage.declarations import DCAction, DCDeclaration
+from battleline.rulesets.bf1900.damage.locations import position_compartment
 from battleline.rulesets.bf1900.damage.step3 import counterflood_zones, validate_declarations
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, GunClass
 from battleline.rulesets.bf1900.shiplog import Mark, RudderState, ShipLog
+from battleline.rulesets.bf1900.victory import SINK_ROLLS_FROM
 
 
 def dc_priorities(log: ShipLog) -> list[DCDeclaration]:
@@ -28,6 +30,7 @@ def dc_priorities(log: ShipLog) -> list[DCDeclaration]:
         out.append(DCDeclaration(name, DCAction.SINK_MINUS_1))
     if log.ct_hits:
         out.append(DCDeclaration(name, DCAction.RECOVER_CT))
+    out += [DCDeclaration(name, DCAction.FLOOD_MAGAZINE, key) for key in magazines_to_flood(log)]
     for zone in sorted(counterflood_zones(log), key=lambda z: z.value):
         opposite = _OPPOSITE[zone]
         level = log.compartments[opposite].level
@@ -56,6 +59,28 @@ def dc_priorities(log: ShipLog) -> list[DCDeclaration]:
     out += [DCDeclaration(name, DCAction.REPAIR_DC)] * sum(
         1 for m in log.dc_boxes if m is Mark.DAMAGED
     )
+    return out
+
+
+def magazines_to_flood(log: ShipLog) -> list[str]:
+    """The main positions whose magazine a captain floods: destroyed (no guns are lost by it),
+    not yet flooded, while a fire burns inside the ship, and only where the one level of water
+    it lets in leaves the zone below Heavy and the ship short of a sink roll (BF6-CF-03). A hit
+    on a wrecked position still calls the Main/TT critical check, whose face 6 is an explosion
+    (BF6-MAIN-03), and an internal fire keeps giving M results."""
+    if log.fires_internal <= 0:
+        return []
+    out: list[str] = []
+    points = log.flooding_points
+    for mount in log.cls.mountings_of(GunClass.MAIN):
+        if not mount.is_lettered:
+            continue
+        pos = log.positions[mount.key]
+        zone = log.compartments[position_compartment(mount)]
+        if pos.destroyed and not pos.magazine_flooded and zone.level < FloodLevel.MODERATE:
+            if points + 1 < SINK_ROLLS_FROM:
+                out.append(mount.key)
+                points += 1
     return out
 
 
@@ -93,4 +118,5 @@ def dc_plan(log: ShipLog) -> list[DCDeclaration]:
 __all__ = [
     "dc_plan",
     "dc_priorities",
+    "magazines_to_flood",
 ]

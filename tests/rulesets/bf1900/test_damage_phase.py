@@ -54,7 +54,8 @@ def test_EX_BF6_08_hit_from_a_gun_lost_in_step_one_still_lands() -> None:
     firer, target = make_log(majestic(), "Firer"), make_log(majestic(), "Target")
     firer.fires_internal = 1
     rolls = [
-        6,  # Step One: Firer's internal fire → M
+        5,  # Step One: Firer's internal fire → EH
+        5,  # Elec/Hydr → M
         1,  # main location → A
         1,  # Main/TT critical → nothing
         1,  # Step Two: Firer's A round, location → vitals
@@ -82,7 +83,8 @@ def test_EX_BF6_09_dc_box_lost_in_step_one_is_gone_in_step_three() -> None:
 
 
 _EXPLOSION_ROLLS = [
-    6,  # Step One: internal fire → M
+    5,  # Step One: internal fire → EH
+    5,  # Elec/Hydr → M
     1,  # main location → A
     6,  # Main/TT critical → EX
     3,  # explosion → IF, 100FL
