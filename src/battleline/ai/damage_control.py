@@ -77,10 +77,10 @@ def magazines_to_flood(log: ShipLog) -> list[str]:
             continue
         pos = log.positions[mount.key]
         zone = log.compartments[position_compartment(mount)]
-        if pos.destroyed and not pos.magazine_flooded and zone.level < FloodLevel.MODERATE:
-            if points + 1 < SINK_ROLLS_FROM:
-                out.append(mount.key)
-                points += 1
+        wrecked = pos.destroyed and not pos.magazine_flooded
+        if wrecked and zone.level < FloodLevel.MODERATE and points + 1 < SINK_ROLLS_FROM:
+            out.append(mount.key)
+            points += 1
     return out
 
 
