@@ -288,6 +288,8 @@ def test_a_refused_stream_falls_back_to_polling_without_the_outage_banner(
             expect(page.locator("#live-banner")).to_be_hidden()
             page.fill("#order-lines", "Blue cruiser: SPD15")
             page.click("#submit-button")
+            # Blue's orders are sealed (the page waits for Red) before Red seals his.
+            expect(page.locator("#waiting")).to_be_visible()
             assert seats["Red"].order(1, "command", "Red cruiser: SPD17").json()["resolved"]
             expect(page.locator("#phase")).to_have_text("gunnery", timeout=10_000)
             expect(page.locator("#live-banner")).to_be_hidden()
