@@ -206,7 +206,7 @@ def weight_of_fire(log: ShipLog, guns_in_action: bool) -> float:
     for m in log.cls.mountings:
         guns = m.guns_per_side
         if m.guns:
-            guns = min(guns, log.guns_in_action(m.key))
+            guns = min(guns, log.guns_of(m))
         total += guns * m.shell_size * m.rof
     return total
 
