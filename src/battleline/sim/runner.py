@@ -258,7 +258,8 @@ def play_battle(
 
     tally = tally_of(ruleset or named_ruleset(scenario))
     events = lean_log(tally) if lean else None
-    game = new_game(scenario, run_seed(seed, index), ruleset, events=events)
+    # A battle the engine stops is dropped, so its resolutions need no copy to roll back to.
+    game = new_game(scenario, run_seed(seed, index), ruleset, events=events, rollback=False)
     a, b = game.state.sides
     try:
         with collector_paused():
