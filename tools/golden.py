@@ -11,15 +11,20 @@ decisions must leave both digests unchanged. The state hash also changes when th
 representation changes (a field renamed or moved); such a commit re-records and says so. When the
 rules or the AI are changed on purpose, re-record in that commit and say so in its message.
 
+``--no-rollback`` plays the battles as the simulator does, its resolutions changing the state in
+place with no copy to roll back to (``Game(rollback=False)``): they must still be identical.
+
 Usage::
 
     .venv/bin/python tools/golden.py --check tools/golden.json
+    .venv/bin/python tools/golden.py --check tools/golden.json --no-rollback
     .venv/bin/python tools/golden.py --record tools/golden.json
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import sys
@@ -47,8 +52,9 @@ BATTLES: tuple[tuple[str, int], ...] = (
 SWEEP_SEED = 7
 
 
-def digest(job: tuple[str, int]) -> dict[str, object]:
-    """Play one golden battle; its event-log digest, final state hash and CPU seconds."""
+def digest(job: tuple[str, int], rollback: bool = True) -> dict[str, object]:
+    """Play one golden battle (with or without ``rollback``); its event-log digest, final state
+    hash and CPU seconds."""
     from battleline.ai.base import play
     from battleline.engine.record import state_hash
     from battleline.game import new_game
@@ -56,7 +62,7 @@ def digest(job: tuple[str, int]) -> dict[str, object]:
 
     scenario, index = job
     start = time.process_time()
-    game = new_game(scenario, run_seed(SWEEP_SEED, index))
+    game = new_game(scenario, run_seed(SWEEP_SEED, index), rollback=rollback)
     play(game)
     dice, orders = hashlib.sha256(), hashlib.sha256()
     n_rolls = 0
@@ -88,10 +94,13 @@ def main() -> int:
     group.add_argument("--record", type=Path, help="write the digests to this file")
     group.add_argument("--check", type=Path, help="compare with the digests in this file")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--no-rollback", action="store_true", help="resolve in place, as the simulator does"
+    )
     args = parser.parse_args()
 
     with ProcessPoolExecutor(args.workers) as pool:
-        results = list(pool.map(digest, BATTLES))
+        results = list(pool.map(functools.partial(digest, rollback=not args.no_rollback), BATTLES))
     total = sum(float(r["cpu_s"]) for r in results)  # type: ignore[arg-type]
     for r in results:
         print(

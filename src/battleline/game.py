@@ -26,7 +26,12 @@ AnyGame = Game[Any, Any]
 
 
 def new_game(
-    scenario: str, seed: int, ruleset: str | None = None, *, events: EventLog | None = None
+    scenario: str,
+    seed: int,
+    ruleset: str | None = None,
+    *,
+    events: EventLog | None = None,
+    rollback: bool = True,
 ) -> AnyGame:
     """Start a game of a built-in scenario (by id) or a scenario file (by path).
 
@@ -34,7 +39,8 @@ def new_game(
     scenario schema (``santiago-1898`` under ``tgd``), else ``ScenarioError`` says so. A scenario
     the ruleset's schema refuses raises ``ScenarioError`` naming the field, and one that needs a
     part the ruleset lacks a ``RulesetError``. ``events`` may be a lean log
-    (``EventLog(keep=...)``) for Monte Carlo runs.
+    (``EventLog(keep=...)``) for Monte Carlo runs, which also need no ``rollback`` of a failed
+    resolution (:class:`~battleline.engine.flow.Game`).
     """
     if ruleset:
         rs = get_ruleset(ruleset)
@@ -47,7 +53,7 @@ def new_game(
         rs.check_scenario(scenario)
     else:
         rs = ruleset_of_scenario(scenario)
-    return Game(rs, scenario, seed, events=events)
+    return Game(rs, scenario, seed, events=events, rollback=rollback)
 
 
 def _schema(rs: Any) -> str:

@@ -82,6 +82,11 @@ def test_stand_in_logs_are_made_when_first_asked_for() -> None:
     logs = picture.logs
     assert picture.logs is logs
     assert set(logs) == set(picture.own) | set(picture.enemy)
+    assert len(logs) == len(set(picture.own) | set(picture.enemy))
+    enemy = next(iter(picture.enemy))
+    assert enemy in logs and "no such ship" not in logs
+    assert logs.get("no such ship") is None
+    assert logs[enemy] is logs[enemy]  # an enemy's stand-in is made once, when first read
 
 
 def test_per_picture_answers_once_per_picture() -> None:

@@ -346,3 +346,24 @@ def test_a_failed_resolution_is_rolled_back_completely() -> None:
         g.submit("Blue", ["hit Zulu", "hit Zulu"])
     assert [e.to_dict() for e in game.events] == [e.to_dict() for e in twin.events]
     assert state_hash(game.state) == state_hash(twin.state)
+
+
+def test_a_game_without_rollback_resolves_in_place_to_the_same_game() -> None:
+    """``rollback=False`` (the simulator's games) resolves on the state itself, with no copy,
+    and plays exactly the game a copying one plays; a failed resolution is still raised."""
+    game = Game(ToyRuleset(3), "toy", 7, rollback=False)
+    twin = _game()
+    state = game.state
+    for g in (game, twin):
+        g.submit("Blue", ["steer Alpha 90"])
+        g.submit("Red", ["steer Zulu 270"])
+        g.submit("Blue", ["hit Zulu", "hit Zulu"])
+    assert game.state is state  # changed in place
+    assert twin.state is not state
+    assert [e.to_dict() for e in game.events] == [e.to_dict() for e in twin.events]
+    assert state_hash(game.state) == state_hash(twin.state)
+    game.submit("Blue", [])
+    game.submit("Red", [])
+    assert game.spec.name == "shoot"
+    with pytest.raises(RuntimeError, match="resolver failed"):
+        game.submit("Blue", ["boom"])

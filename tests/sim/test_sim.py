@@ -122,6 +122,30 @@ def test_play_battle_reads_the_finished_game(tiny: str) -> None:
     )
 
 
+def test_a_battle_leaves_the_garbage_collector_as_it_found_it(tiny: str) -> None:
+    """The collector is paused for a battle only (:func:`collector_paused`), on or off as before
+    it afterwards, also after a battle the engine stops; the battle is the same either way."""
+    import gc
+
+    from battleline.sim.runner import collector_paused
+
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    rec = play_battle(tiny, 3, 0)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert play_battle(tiny, 3, 0) == rec
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(ValueError), collector_paused():
+        raise ValueError("a battle stopped")
+    assert gc.isenabled()
+
+
 def test_a_battle_the_engine_stops_is_a_failed_record_not_a_lost_sweep(
     tiny: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

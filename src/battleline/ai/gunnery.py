@@ -222,7 +222,17 @@ def legal_entries(picture: Picture, entries: Sequence[GunneryEntry]) -> list[Gun
     together (one estimate per target, ROF, split fire), so other firers' kept entries, which
     passed before, cannot make it fail. The result is the one the whole list ``[*kept, e]``
     would give, without re-checking every ship's entries for every new entry.
+
+    A list the rules accept as a whole is kept whole, after one check: each firer's checks are
+    limits (guns, salvos and rounds that bear) and one entry per target, so every beginning of
+    a firer's accepted entries is accepted too, and the greedy pass would keep every entry.
     """
+    try:
+        validate_entries(entries, picture.poses, picture.logs, picture.scale, picture.sight)
+    except BattlelineError:
+        pass
+    else:
+        return list(entries)
     kept: list[GunneryEntry] = []
     by_firer: dict[str, list[GunneryEntry]] = {}
     for e in entries:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
@@ -68,13 +68,12 @@ class Picture:
     )
 
     @cached_property
-    def logs(self) -> dict[str, ShipLog]:
+    def logs(self) -> Mapping[str, ShipLog]:
         """Every ship's log: an own ship's from the view, an enemy's a fresh log of her class
-        (:func:`blank_log`; it carries no damage the side cannot see). Made when first asked
-        for: only the rules' gunnery and torpedo checks read them."""
-        logs = {n: s.log for n, s in self.own.items()}
-        logs.update({n: blank_log(n, lookup_class(c.cls)) for n, c in self.enemy.items()})
-        return logs
+        (:func:`blank_log`; it carries no damage the side cannot see). Only the rules' gunnery
+        and torpedo checks read them, and an enemy's log is made when first read
+        (:class:`StandInLogs`)."""
+        return StandInLogs(self.own, self.enemy)
 
     @cached_property
     def sight(self) -> SightLines:
@@ -119,6 +118,36 @@ class Picture:
     def able(self) -> list[OwnShip]:
         """Own ships still in the battle."""
         return [s for s in self.own.values() if s.log.in_battle]
+
+
+class StandInLogs(Mapping[str, ShipLog]):
+    """Every ship's log as :attr:`Picture.logs` gives it: own ships (in view order) then enemy
+    contacts, an enemy's fresh log of her class made when first looked up and kept."""
+
+    def __init__(self, own: Mapping[str, OwnShip], enemy: Mapping[str, Contact]) -> None:
+        self._own = own
+        self._enemy = enemy
+        self._made: dict[str, ShipLog] = {}
+
+    def __getitem__(self, name: str) -> ShipLog:
+        own = self._own.get(name)
+        if own is not None:
+            return own.log
+        log = self._made.get(name)
+        if log is None:
+            contact = self._enemy[name]  # KeyError for a ship not on the picture
+            log = self._made[name] = blank_log(name, lookup_class(contact.cls))
+        return log
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._own or name in self._enemy
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._own
+        yield from (n for n in self._enemy if n not in self._own)
+
+    def __len__(self) -> int:
+        return len(self._own) + sum(1 for n in self._enemy if n not in self._own)
 
 
 def build_picture(view: SideView) -> Picture:
@@ -206,7 +235,7 @@ def weight_of_fire(log: ShipLog, guns_in_action: bool) -> float:
     for m in log.cls.mountings:
         guns = m.guns_per_side
         if m.guns:
-            guns = min(guns, log.guns_in_action(m.key))
+            guns = min(guns, log.guns_of(m))
         total += guns * m.shell_size * m.rof
     return total
 

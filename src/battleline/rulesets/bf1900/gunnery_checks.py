@@ -257,7 +257,7 @@ class _Checker:
         self, log: ShipLog, mount: Mounting, used: Sequence[tuple[GunneryEntry, int, int]]
     ) -> None:
         """Whole salvos only (BF6-ROF-06, AMB-12); no more salvos than ROF allows."""
-        guns = log.guns_in_action(mount.key)
+        guns = log.guns_of(mount)
         salvos = 0
         for e, _, n in used:
             if n % guns:

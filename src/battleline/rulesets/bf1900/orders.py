@@ -20,7 +20,7 @@ from battleline.rulesets.bf1900.planning import PlannedMove
 from battleline.rulesets.bf1900.scenario import get_scenario
 from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.state import Bf1900State
-from battleline.rulesets.bf1900.victory import ship_fate
+from battleline.rulesets.bf1900.victory import intact
 
 #: A damage-control declaration of either edition.
 D = TypeVar("D")
@@ -205,6 +205,6 @@ def read_declarations(
 def has_damage_control(state: Bf1900State, side: str) -> bool:
     """Whether any of the side's ships has DC dice and something to spend them on."""
     return any(
-        log.side == side and log.in_battle and log.dc_dice > 0 and ship_fate(log) != "intact"
+        log.side == side and log.in_battle and log.dc_dice > 0 and not intact(log)
         for log in state.logs.values()
     )

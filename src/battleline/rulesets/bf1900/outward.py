@@ -28,6 +28,9 @@ def firing_side(events: EventLog, firer: str) -> tuple[str, ...]:
     return (side,) if side else ()
 
 
+_tuple_new = tuple.__new__
+
+
 class Signs(NamedTuple):
     """What shows of one ship across the table (a named tuple: built for every ship before and
     after each damage step, so cheap to make and compare)."""
@@ -43,13 +46,18 @@ class Signs(NamedTuple):
     def of(cls, log: ShipLog) -> Signs:
         """The signs a ship shows now."""
         sunk, sinking = log.sunk, log.sinking is not None
-        return cls(
-            log.fires_external > 0 and not sunk,  # burning
-            not (sunk or sinking) and log.speed_knots <= 0.0,  # stopped
-            bool(log.uneven) and not sunk,  # listing
-            sinking and not sunk,  # sinking
-            sunk,
-            log.surrendered,  # struck
+        # ``tuple.__new__`` with the fields in order: the named tuple's own ``__new__`` is a
+        # Python function, and this is built for every ship before and after each damage step.
+        return _tuple_new(
+            cls,
+            (
+                log.fires_external > 0 and not sunk,  # burning
+                not (sunk or sinking) and log.speed_knots <= 0.0,  # stopped
+                bool(log.uneven) and not sunk,  # listing
+                sinking and not sunk,  # sinking
+                sunk,
+                log.surrendered,  # struck
+            ),
         )
 
 

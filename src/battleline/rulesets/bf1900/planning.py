@@ -363,11 +363,11 @@ def finish_division_move(
 ) -> Division:
     """The division after its move: wakes for line ahead, or the formation a turn together left
     it in (BF6-CMD-10), reversing the line when the turn put the rear ship in front."""
-    division = plan.division.with_(must_turn_out=False)
+    division = plan.division
     ships = division.ships
     if plan.together is None:
         if division.formation is not Formation.LINE_AHEAD or len(ships) == 1:
-            return division.with_(wake=())
+            return division.with_(must_turn_out=False, wake=())
         lead = ships[0]
         lead_run = split_path(plan.paths[lead], tracks[lead].length_m, plan.radius_m[lead])[0]
         wake = []
@@ -376,7 +376,7 @@ def finish_division_move(
             whole = (*plan.wakes.get(ship, ()), *lead_run)
             rest = split_path(whole, tracks[ship].length_m, plan.radius_m[ship])[1]
             wake.append((ship, rest))
-        return division.with_(wake=tuple(wake))
+        return division.with_(must_turn_out=False, wake=tuple(wake))
     # Every ship ran the same legs only if each made the whole turn (a ship dead in the water,
     # short of movement or with a jammed rudder did not): otherwise read the poses.
     same = all(abs(tracks[s].turned_deg - plan.together) <= TURN_SLACK_DEG for s in ships)
@@ -386,7 +386,7 @@ def finish_division_move(
         formation, reverse = classify_formation([tracks[s].end for s in ships], 3.0)
     if reverse:
         division = division.reversed()
-    division = division.with_(formation=formation, wake=())
+    division = division.with_(formation=formation, wake=(), must_turn_out=False)
     if events is not None and (formation is not plan.division.formation or reverse):
         flip = f", {division.lead} now leading" if reverse else ""
         events.emit(

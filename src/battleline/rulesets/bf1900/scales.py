@@ -12,7 +12,7 @@ import math
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -64,6 +64,16 @@ class Scale:
     turning_circles_m: tuple[tuple[str, float], ...] = ()
     steering: Steering = Steering()
     reconstructed: bool = True
+    #: Each base's (length, width) in metres by ship type, worked out from ``bases`` once.
+    _base_m: dict[str, tuple[float, float]] = field(
+        init=False, repr=False, compare=False, hash=False
+    )
+
+    def __post_init__(self) -> None:
+        sizes: dict[str, tuple[float, float]] = {}
+        for key, length, width in self.bases:
+            sizes.setdefault(key, (self.from_table(length), self.from_table(width)))
+        object.__setattr__(self, "_base_m", sizes)
 
     # -- conversions -----------------------------------------------------------------------
 
@@ -136,9 +146,9 @@ class Scale:
     def base_size_m(self, cls: ShipClass) -> tuple[float, float]:
         """(length, width) of the ship's base in metres, from the base table by ship type."""
         kind = cls.type.value  # read once: an enum's ``value`` is a slow descriptor
-        for key, length, width in self.bases:
-            if key == kind:
-                return self.from_table(length), self.from_table(width)
+        size = self._base_m.get(kind)
+        if size is not None:
+            return size
         known = [b[0] for b in self.bases]
         raise UnknownNameError("base size for ship type", kind, known)
 

@@ -15,7 +15,7 @@ from enum import Enum, IntEnum, StrEnum
 from typing import Any, Protocol
 
 from battleline.rulesets.bf1900.flood_tables import UnevenEffect
-from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, ShipClass
+from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, Mounting, ShipClass
 
 #: ``object.__new__``: makes an instance without running ``__init__``/``__post_init__``, for the
 #: hand-written copies below (a fresh log's ``__post_init__`` builds every box from the class).
@@ -354,10 +354,13 @@ class ShipLog:
 
     def guns_in_action(self, key: str) -> int:
         """Guns of one mounting able to fire now (0 for a damaged or destroyed position)."""
-        mount = self.cls.mounting(key)
+        return self.guns_of(self.cls.mounting(key))
+
+    def guns_of(self, mount: Mounting) -> int:
+        """:meth:`guns_in_action` of one of her class's mountings, already looked up."""
         if mount.is_lettered:
-            return mount.guns if self.positions[key].in_action else 0
-        return self.batteries[key].count(Mark.NONE)  # boxes only ever hold Mark members
+            return mount.guns if self.positions[mount.key].in_action else 0
+        return self.batteries[mount.key].count(Mark.NONE)  # boxes only ever hold Mark members
 
     def copy(self) -> ShipLog:
         """A deep copy (the class values are shared, being frozen).

@@ -26,7 +26,7 @@ def crippled(log: ShipLog) -> bool:
     mains = log.cls.mountings_of(GunClass.MAIN)
     if not mains:
         return False
-    out = sum(1 for m in mains if log.guns_in_action(m.key) == 0)
+    out = sum(1 for m in mains if log.guns_of(m) == 0)
     return 2 * out >= len(mains)
 
 
@@ -40,14 +40,27 @@ def ship_fate(log: ShipLog) -> str:
         return "surrendered"
     if crippled(log):
         return "crippled"
-    damaged = (
+    return "damaged" if _damaged(log) else "intact"
+
+
+def _damaged(log: ShipLog) -> bool:
+    """Any damage on her log: propulsion hits, flooding, fire, a position out of action, a DC
+    box used."""
+    return bool(
         log.propulsion.hits
         or log.flooding_points
         or log.fires
         or any(not p.in_action for p in log.positions.values())
         or log.dc_dice < len(log.dc_boxes)
     )
-    return "damaged" if damaged else "intact"
+
+
+def intact(log: ShipLog) -> bool:
+    """Whether :func:`ship_fate` says "intact", asking the cheap questions first (the gate of
+    every Damage Phase asks it of every ship)."""
+    if log.sunk or log.sinking is not None or log.surrendered or _damaged(log):
+        return False
+    return not crippled(log)
 
 
 def ship_points(log: ShipLog, scenario: Scenario) -> tuple[float, str]:

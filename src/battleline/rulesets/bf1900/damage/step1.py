@@ -76,6 +76,8 @@ def fire_and_flooding(
     zones = [(c, s.level) for c, s in log.compartments.items() if rolls_critical(s)]
     ctx = DamageContext(charts, dice, events, aspect=None, weapon_size=None, cause="critical")
     for kind, count in (("external", external), ("internal", internal)):
+        if not count:
+            continue  # no fire of this kind: nothing rolled, no context needed
         line = f"fire_{kind}"
         line_ctx = _fire_line_context(ctx, internal=kind == "internal")
         for i in range(1, count + 1):
