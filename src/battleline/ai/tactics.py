@@ -201,10 +201,14 @@ def _nearest_side_heading(current: float, options: Sequence[float]) -> float:
     return min(options, key=lambda h: (abs(signed_angle(h - current)), h))
 
 
-def engage_range_m(picture: Picture) -> float:
-    """The range a battle line fights at: the side's doctrine range from the scenario
-    (``doctrine_range_m``, :attr:`SideView.doctrine_range_m`), else ``ENGAGE_FRACTION``
-    brackets."""
+def engage_range_m(picture: Picture, lead: str | None = None) -> float:
+    """The range a battle line fights at: the doctrine range the scenario gives the division
+    that ``lead`` leads, else the side's (``doctrine_range_m``,
+    :attr:`SideView.doctrine_range_m`), else ``ENGAGE_FRACTION`` brackets."""
+    if lead is not None:
+        for info in picture.view.divisions.values():
+            if info["ships"] and info["ships"][0] == lead and "doctrine_range_m" in info:
+                return float(info["doctrine_range_m"])
     doctrine = picture.view.doctrine_range_m
     return doctrine if doctrine is not None else ENGAGE_FRACTION * picture.scale.bracket_m
 
@@ -235,7 +239,9 @@ def line_heading(
         # work, rather than steam away to gun range from boats that are faster anyway.
         wanted = flotilla_torpedo_reach_m(picture, enemies) + TORPEDO_MARGIN_M
     else:
-        wanted = max(engage_range_m(picture), enemy_torpedo_reach_m(picture) + TORPEDO_MARGIN_M)
+        wanted = max(
+            engage_range_m(picture, lead), enemy_torpedo_reach_m(picture) + TORPEDO_MARGIN_M
+        )
     to_enemy = bearing(here.x, here.y, *target)
     broadsides = (norm360(to_enemy + 90.0), norm360(to_enemy - 90.0))
     # The band is at least about half a move deep either side, so a fast ship does not zig-zag

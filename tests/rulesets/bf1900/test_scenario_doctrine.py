@@ -97,3 +97,30 @@ def test_the_settings_reach_the_game_state_per_side(tmp_path: Path) -> None:
     }
     plain = new_game(str(_write(tmp_path, name="plain.toml")), 1)
     assert "doctrine" not in plain.state.extra
+
+
+def test_a_division_doctrine_range_out_of_bounds_names_the_field(tmp_path: Path) -> None:
+    text = PROBE.format(blue="", red="").replace(
+        'name = "Blue cruisers"\n', 'name = "Blue cruisers"\ndoctrine_range_m = 12000\n'
+    )
+    path = tmp_path / "division-range.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"divisions\[0\]\.doctrine_range_m: must be a range"):
+        load_scenario_file(path)
+
+
+def test_a_division_fights_at_its_own_doctrine_range_seen_by_its_side_only() -> None:
+    """The Yellow Sea: the Russian cruisers keep off at 10 km, the battle line fights at the
+    side's 9 km; the Japanese view carries neither (issue 11 §3)."""
+    from battleline.ai.picture import build_picture
+    from battleline.ai.tactics import engage_range_m
+
+    game = new_game("yellow-sea-1904", 1)
+    russia, japan = game.view("Russia"), game.view("Japan")
+    assert russia.divisions["Cruiser Division"]["doctrine_range_m"] == 10000.0
+    assert "doctrine_range_m" not in russia.divisions["1st Battleship Division"]
+    assert not any("doctrine_range_m" in d for d in japan.divisions.values())
+    assert "10000" not in japan.to_json()
+    picture = build_picture(russia)
+    assert engage_range_m(picture, "Askold") == 10000.0
+    assert engage_range_m(picture, "Tsesarevich") == 9000.0

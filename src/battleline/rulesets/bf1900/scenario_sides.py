@@ -107,6 +107,14 @@ class ShipEntry(Entry):
         return lookup_class(self.cls)
 
 
+def sensible_doctrine_range(value: float | None) -> float | None:
+    """A doctrine range within :data:`DOCTRINE_RANGE_M`, or ``None``; ``ValueError`` otherwise."""
+    lo, hi = DOCTRINE_RANGE_M
+    if value is not None and not (math.isfinite(value) and lo <= value <= hi):
+        raise ValueError(f"must be a range from {lo:g} to {hi:g} metres, not {value!r}")
+    return value
+
+
 class DivisionEntry(Entry):
     """A division: ships in line order, its flagship, formation, and where its lead ship is."""
 
@@ -125,6 +133,14 @@ class DivisionEntry(Entry):
     nets_out: bool = False
     disabled_machinery: bool = False
     weigh_anchor_turns: int = Field(default=WEIGH_ANCHOR_TURNS, ge=0, le=50)
+    #: The range this division's admiral fights at, metres, when it is not the side's (read by
+    #: the AI admirals only): cruisers told to keep off the enemy's battle line.
+    doctrine_range_m: float | None = None
+
+    @field_validator("doctrine_range_m")
+    @classmethod
+    def _sensible_range(cls, value: float | None) -> float | None:
+        return sensible_doctrine_range(value)
 
     @model_validator(mode="after")
     def _harbour_fields(self) -> DivisionEntry:
@@ -293,10 +309,7 @@ class SideEntry(Entry):
     @field_validator("doctrine_range_m")
     @classmethod
     def _sensible_range(cls, value: float | None) -> float | None:
-        lo, hi = DOCTRINE_RANGE_M
-        if value is not None and not (math.isfinite(value) and lo <= value <= hi):
-            raise ValueError(f"must be a range from {lo:g} to {hi:g} metres, not {value!r}")
-        return value
+        return sensible_doctrine_range(value)
 
     def doctrine(self) -> dict[str, str | float | dict[str, str | float]]:
         """The side's own AI settings that are set (``gunnery``, ``doctrine_range_m``,
@@ -310,6 +323,11 @@ class SideEntry(Entry):
             out["doctrine_range_m"] = self.doctrine_range_m
         if self.objective is not None:
             out["objective"] = self.objective.plain()
+        ranges: dict[str, str | float] = {
+            d.name: d.doctrine_range_m for d in self.divisions if d.doctrine_range_m
+        }
+        if ranges:
+            out["division_ranges_m"] = ranges
         return out
 
     @model_validator(mode="after")

@@ -107,18 +107,20 @@ def side_view(game: Game[Bf1900State, SideView], side: str, since: int = 0) -> S
                     log.copy(),
                 )
             )
+    # Only this side's own scenario settings (crew gunnery, fighting range), never the enemy's.
+    mine_doctrine = state.extra.get("doctrine", {}).get(side, {})
+    ranges = mine_doctrine.get("division_ranges_m", {})
     divisions = {
         d.name: {
             "ships": list(d.ships),
             "flagship": d.flagship,
             "formation": d.formation.value,
             "fleet_flagship": d.fleet_flagship,
+            **({"doctrine_range_m": float(ranges[d.name])} if d.name in ranges else {}),
         }
         for d in state.divisions.values()
         if d.side == side
     }
-    # Only this side's own scenario settings (crew gunnery, fighting range), never the enemy's.
-    mine_doctrine = state.extra.get("doctrine", {}).get(side, {})
     gunnery, reach = mine_doctrine.get("gunnery"), mine_doctrine.get("doctrine_range_m")
     goal = mine_doctrine.get("objective")
     return SideView(
