@@ -7,9 +7,9 @@ from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.damage.declarations import DCAction, DCDeclaration
 from battleline.rulesets.bf1900.damage.locations import position_compartment
 from battleline.rulesets.bf1900.damage.step3 import counterflood_zones, validate_declarations
+from battleline.rulesets.bf1900.flood_tables import SINK_ROLL_FROM
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, GunClass
 from battleline.rulesets.bf1900.shiplog import Mark, RudderState, ShipLog
-from battleline.rulesets.bf1900.victory import SINK_ROLLS_FROM
 
 
 def dc_priorities(log: ShipLog) -> list[DCDeclaration]:
@@ -26,7 +26,7 @@ def dc_priorities(log: ShipLog) -> list[DCDeclaration]:
     for zone, state in log.compartments.items():
         if state.level is FloodLevel.HEAVY and not state.contained:
             out.append(DCDeclaration(name, DCAction.STOP_HVY_FL, zone.value))
-    if log.flooding_points >= 5:
+    if log.flooding_points >= SINK_ROLL_FROM:
         out.append(DCDeclaration(name, DCAction.SINK_MINUS_1))
     if log.ct_hits:
         out.append(DCDeclaration(name, DCAction.RECOVER_CT))
@@ -78,7 +78,7 @@ def magazines_to_flood(log: ShipLog) -> list[str]:
         pos = log.positions[mount.key]
         zone = log.compartments[position_compartment(mount)]
         wrecked = pos.destroyed and not pos.magazine_flooded
-        if wrecked and zone.level < FloodLevel.MODERATE and points + 1 < SINK_ROLLS_FROM:
+        if wrecked and zone.level < FloodLevel.MODERATE and points + 1 < SINK_ROLL_FROM:
             out.append(mount.key)
             points += 1
     return out

@@ -5,6 +5,7 @@ for her by the scenario's victory conditions, and the verdict.
 from __future__ import annotations
 
 from battleline.engine.state import Result
+from battleline.rulesets.bf1900.flood_tables import SINK_ROLL_FROM
 from battleline.rulesets.bf1900.scenario import Scenario, get_scenario
 from battleline.rulesets.bf1900.ship import GunClass
 from battleline.rulesets.bf1900.shiplog import ShipLog
@@ -13,15 +14,10 @@ from battleline.rulesets.bf1900.state import Bf1900State
 # -- victory ---------------------------------------------------------------------------------
 
 
-#: Flooding points from which a ship rolls to sink each turn (BF6-DMG-12/13; EX-DRV-04: none
-#: at four or fewer).
-SINK_ROLLS_FROM = 5
-
-
 def crippled(log: ShipLog) -> bool:
     """Crippled (reconstructed): dead in the water, flooded enough to roll to sink each turn,
     or half or more of its main-gun positions and batteries out of action."""
-    if log.propulsion.available <= 0.0 or log.flooding_points >= SINK_ROLLS_FROM:
+    if log.propulsion.available <= 0.0 or log.flooding_points >= SINK_ROLL_FROM:
         return True
     mains = log.cls.mountings_of(GunClass.MAIN)
     if not mains:
