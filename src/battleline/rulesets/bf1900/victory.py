@@ -15,7 +15,8 @@ from battleline.rulesets.bf1900.state import Bf1900State
 
 
 def crippled(log: ShipLog) -> bool:
-    """Crippled (reconstructed): dead in the water, flooded enough to roll to sink each turn,
+    """Crippled (reconstructed): dead in the water, flooded enough to roll to sink each turn
+    (BF6-SINK-01, EX-DRV-04),
     or half or more of its main-gun positions and batteries out of action."""
     if log.propulsion.available <= 0.0 or log.flooding_points >= SINK_ROLL_FROM:
         return True
