@@ -203,11 +203,11 @@ def _nearest_side_heading(current: float, options: Sequence[float]) -> float:
 
 def engage_range_m(picture: Picture, lead: str | None = None) -> float:
     """The range a battle line fights at: the doctrine range the scenario gives the division
-    that ``lead`` leads, else the side's (``doctrine_range_m``,
+    that ``lead`` belongs to (whichever of its ships leads it now), else the side's (``doctrine_range_m``,
     :attr:`SideView.doctrine_range_m`), else ``ENGAGE_FRACTION`` brackets."""
     if lead is not None:
         for info in picture.view.divisions.values():
-            if info["ships"] and info["ships"][0] == lead and "doctrine_range_m" in info:
+            if lead in info["ships"] and "doctrine_range_m" in info:
                 return float(info["doctrine_range_m"])
     doctrine = picture.view.doctrine_range_m
     return doctrine if doctrine is not None else ENGAGE_FRACTION * picture.scale.bracket_m

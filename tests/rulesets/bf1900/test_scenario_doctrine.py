@@ -124,3 +124,7 @@ def test_a_division_fights_at_its_own_doctrine_range_seen_by_its_side_only() -> 
     picture = build_picture(russia)
     assert engage_range_m(picture, "Askold") == 10000.0
     assert engage_range_m(picture, "Tsesarevich") == 9000.0
+    # Whichever cruiser leads once Askold is lost still keeps the division's range.
+    cruisers = russia.divisions["Cruiser Division"]["ships"]
+    assert cruisers[0] == "Askold" and len(cruisers) > 1
+    assert all(engage_range_m(picture, ship) == 10000.0 for ship in cruisers)
