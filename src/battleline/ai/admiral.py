@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from battleline.ai.base import Admiral
+from battleline.ai.consorts import consort_to_cover, stands_off
 from battleline.ai.damage_control import dc_plan
 from battleline.ai.gunnery import fire_plan, legal_entries, prime_targets, target_order
 from battleline.ai.picture import Picture, build_picture, is_flotilla
@@ -53,7 +54,7 @@ from battleline.ai.tactics import (
 )
 from battleline.ai.torpedoes import RUN_MIN_M, attack_run, launch_plan
 from battleline.engine.events import EventKind
-from battleline.engine.geometry import Pose, signed_angle
+from battleline.engine.geometry import Pose, bearing, signed_angle
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.damage.declarations import format_declarations
 from battleline.rulesets.bf1900.divisions import Division
@@ -181,6 +182,7 @@ class FleetAdmiral:
         tokens: dict[str, list[str]] = {}
         divisions: dict[str, Division] = {}
         attacking = False
+        fleet_standing_by = False
         flotillas_armed = False
         fleet_div = ""
         others = ObstacleTable(picture.poses, self.last_moves, STRAIGHT_ON_RUN_M)
@@ -199,6 +201,12 @@ class FleetAdmiral:
             if flotilla and torpedoes_left(picture, alive):
                 flotillas_armed = True
             threat = centroid(picture.funnels[n] for n in (big or everyone))
+            # Standing by a consort fallen behind, the division neither breaks off nor turns
+            # away without her (``stand_by_until_turn``, :mod:`battleline.ai.consorts`).
+            consort = consort_to_cover(picture, alive) if (breaking or beaten) else None
+            standing_by = consort is not None
+            if standing_by:
+                fleet_standing_by = fleet_standing_by or bool(info["fleet_flagship"])
             if self._strikes(picture, alive, big, beaten or is_beaten(picture)):
                 tokens[name] = ["SIG SURRENDER"]
                 continue
@@ -225,13 +233,21 @@ class FleetAdmiral:
                     picture, alive, quarry, runs, radius, self._enemy_run(picture, quarry)
                 )
                 attacking = True
-            elif breaking:
+            elif consort is not None and stands_off(picture, alive, consort):
+                there = picture.poses[consort]
+                heading = bearing(here.x, here.y, there.x, there.y)
+            elif breaking and not standing_by:
                 heading = objective_heading(picture, here)
             elif threat is None:
                 heading = None
-            elif beaten or flotilla or all(lame(picture.own[s].log) for s in alive):
+            elif (
+                (beaten and not standing_by)
+                or flotilla
+                or all(lame(picture.own[s].log) for s in alive)
+            ):
                 heading = away_heading(here, threat)
-            if threat is not None and heading is None and not (beaten or breaking or flotilla):
+            running = (beaten or breaking) and not standing_by
+            if threat is not None and heading is None and not (running or flotilla):
                 closest = min(big or everyone, key=lambda e: picture.seen_m(lead, e))
                 heading, _ = line_heading(
                     picture, lead, big or everyone, run, self._seen_run(picture, closest)
@@ -300,7 +316,11 @@ class FleetAdmiral:
         if fleet_div and tokens.get(fleet_div) != ["SIG SURRENDER"]:
             # No fleet turn away while torpedo craft are still running in.
             signals = self._signals(
-                picture, big or everyone, beaten and not attacking, attacking, flotillas_armed
+                picture,
+                big or everyone,
+                beaten and not (attacking or fleet_standing_by),
+                attacking,
+                flotillas_armed,
             )
             if any(s.startswith("SIG TURN") for s in signals):
                 # The fleet turn replaces every division's turn this move (EX-BF6-16).

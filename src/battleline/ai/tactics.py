@@ -203,8 +203,8 @@ def _nearest_side_heading(current: float, options: Sequence[float]) -> float:
 
 def engage_range_m(picture: Picture, lead: str | None = None) -> float:
     """The range a battle line fights at: the doctrine range the scenario gives the division
-    that ``lead`` belongs to (whichever of its ships leads it now), else the side's (``doctrine_range_m``,
-    :attr:`SideView.doctrine_range_m`), else ``ENGAGE_FRACTION`` brackets."""
+    that ``lead`` belongs to (whichever of its ships leads it now), else the side's
+    (``doctrine_range_m``, :attr:`SideView.doctrine_range_m`), else ``ENGAGE_FRACTION`` brackets."""
     if lead is not None:
         for info in picture.view.divisions.values():
             if lead in info["ships"] and "doctrine_range_m" in info:

@@ -289,6 +289,10 @@ class SideEntry(Entry):
     doctrine_range_m: float | None = None
     #: Whether the side's AI admiral runs down a fleeing weaker enemy (``docs/ai.md``).
     pursue: bool = False
+    #: Until this turn the side's AI admiral stands by a consort that has fallen behind, turning
+    #: back to fight near her instead of breaking off without her (``docs/ai.md``); ``None``:
+    #: never.
+    stand_by_until_turn: int | None = Field(default=None, ge=1, le=1000)
     objective: ObjectiveEntry | None = None
     #: How near the enemy must be to see this side's ships, metres, when that is nearer than
     #: the scenario's ``visibility_m``: boats running without lights at night (a digital
@@ -313,10 +317,12 @@ class SideEntry(Entry):
 
     def doctrine(self) -> dict[str, str | float | dict[str, str | float]]:
         """The side's own AI settings that are set (``gunnery``, ``doctrine_range_m``,
-        ``pursue``, ``objective``)."""
+        ``pursue``, ``stand_by_until_turn``, ``objective``)."""
         out: dict[str, str | float | dict[str, str | float]] = {}
         if self.pursue:
             out["pursue"] = "yes"
+        if self.stand_by_until_turn is not None:
+            out["stand_by_until_turn"] = float(self.stand_by_until_turn)
         if self.gunnery is not None:
             out["gunnery"] = self.gunnery
         if self.doctrine_range_m is not None:

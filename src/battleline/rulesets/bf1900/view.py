@@ -64,6 +64,9 @@ class SideView:
     doctrine_range_m: float | None = None
     #: Whether this side's admiral pursues a fleeing weaker enemy (``[[sides]] pursue``).
     pursue: bool = False
+    #: The last turn this side's admiral stands by a consort fallen behind
+    #: (``[[sides]] stand_by_until_turn``), ``None`` where not set; never the enemy's.
+    stand_by_until_turn: int | None = None
     #: This side's objective from the scenario (``[[sides]] objective``: ``kind`` "edge" with
     #: ``edge``, or "port" with ``x``, ``y``), ``None`` where not set; never the enemy's.
     objective: dict[str, Any] | None = None
@@ -123,6 +126,7 @@ def side_view(game: Game[Bf1900State, SideView], side: str, since: int = 0) -> S
     }
     gunnery, reach = mine_doctrine.get("gunnery"), mine_doctrine.get("doctrine_range_m")
     goal = mine_doctrine.get("objective")
+    stand_by = mine_doctrine.get("stand_by_until_turn")
     return SideView(
         side=side,
         turn=state.turn,
@@ -142,6 +146,7 @@ def side_view(game: Game[Bf1900State, SideView], side: str, since: int = 0) -> S
         objective=None if goal is None else dict(goal),
         land=tuple(tuple((float(x), float(y)) for x, y in piece) for piece in state.land),
         pursue=bool(mine_doctrine.get("pursue")),
+        stand_by_until_turn=None if stand_by is None else int(stand_by),
     )
 
 
