@@ -24,6 +24,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from battleline.engine import seedmix
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import DiceExhausted
 
@@ -220,7 +221,38 @@ def keyed_normals(seed: int, key: tuple[int | str, ...], n: int) -> tuple[float,
     They come from ``numpy.random.SeedSequence([seed, *key])``, so they are reproducible from
     the game seed, independent for different keys, and never draw from (or count as draws of)
     any :class:`Dice` object. A pure function, so cached.
+
+    The sequence's state is worked out by :mod:`~battleline.engine.seedmix`, numpy's own mixing
+    in plain Python, resumed from the mix of the key's prefix (:func:`_prefix_mix`): keys that
+    differ only in their last part (the observation draws of one ship, turn after turn) share
+    the rest of the work. The words are numpy's, bit for bit.
     """
-    entropy = [_word(seed), *(_word(k) for k in key)]
-    words = np.random.SeedSequence(entropy).generate_state(n, dtype=np.uint64)
-    return tuple(_NORMAL.inv_cdf(((int(w) >> 11) + 0.5) / _SPAN) for w in words)
+    if key:
+        state = _prefix_mix(seed, key[:-1])
+        if state is not None:
+            state = seedmix.extended(state, seedmix.uint32_words(_word(key[-1])))
+    else:
+        state = None
+    if state is None:
+        state = seedmix.mixed(_entropy_words(seed, key))
+    inv_cdf = _NORMAL.inv_cdf
+    return tuple(inv_cdf(((w >> 11) + 0.5) / _SPAN) for w in seedmix.state_uint64(state, n))
+
+
+def _entropy_words(seed: int, key: tuple[int | str, ...]) -> list[int]:
+    """The 32-bit entropy words ``SeedSequence([seed, *key])`` mixes (each part lowest first)."""
+    words = seedmix.uint32_words(_word(seed))
+    for part in key:
+        words.extend(seedmix.uint32_words(_word(part)))
+    return words
+
+
+@lru_cache(maxsize=1024)
+def _prefix_mix(seed: int, prefix: tuple[int | str, ...]) -> seedmix.Mixed | None:
+    """The mix of ``seed`` and a key's ``prefix``, to be resumed with the key's last part:
+    ``None`` when those are fewer words than the pool holds (then the whole key is mixed at
+    once). A pure function, so cached."""
+    words = _entropy_words(seed, prefix)
+    if len(words) < seedmix.POOL_SIZE:
+        return None
+    return seedmix.mixed(words)

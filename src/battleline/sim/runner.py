@@ -261,12 +261,18 @@ def play_battle(
     # A battle the engine stops is dropped, so its resolutions need no copy to roll back to.
     game = new_game(scenario, run_seed(seed, index), ruleset, events=events, rollback=False)
     a, b = game.state.sides
-    try:
-        with collector_paused():
+    # The record is read and the game dropped before the collector is back on: its first pass
+    # then walks only what outlives the battle, not the whole finished game.
+    with collector_paused():
+        try:
             play(game, factory=factory)
-    except Exception as exc:  # one bad battle must not sink a sweep of thousands
-        lines = str(exc).strip().splitlines()
-        return BattleRecord.failed(
-            index, (a, b), f"{type(exc).__name__}: {lines[0] if lines else ''}"
-        )
-    return record_of(index, game.state, game.ruleset.fates(game.state), game.events.events, tally)
+        except Exception as exc:  # one bad battle must not sink a sweep of thousands
+            lines = str(exc).strip().splitlines()
+            del game
+            return BattleRecord.failed(
+                index, (a, b), f"{type(exc).__name__}: {lines[0] if lines else ''}"
+            )
+        state = game.state
+        record = record_of(index, state, game.ruleset.fates(state), game.events.events, tally)
+        del game, state
+    return record

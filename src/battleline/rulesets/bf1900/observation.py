@@ -39,7 +39,6 @@ from battleline.engine.geometry import Pose, norm360
 from battleline.rulesets.bf1900.outward import Signs
 from battleline.rulesets.bf1900.scenario import get_scenario
 from battleline.rulesets.bf1900.ship import ShipType
-from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.state import Bf1900State
 from battleline.rulesets.bf1900.table import FUNNEL_FRACTION, Land, Obstacles, funnel_point
 from battleline.rulesets.tomldata import Where, read_toml_file
@@ -434,11 +433,15 @@ def contacts_for(state: Bf1900State, side: str) -> tuple[Contact, ...]:
 
     With the scenario option ``observed_positions`` off: every enemy ship afloat, exact.
     """
-    shows = tuple(
-        (name, log.cls.name, log.cls.type.value, log.cls.size, *_signs(log))
-        for name, log in state.logs.items()
-        if log.side != side and not log.sunk
-    )
+    shows: list[Shows] = []
+    for name, log in state.logs.items():
+        if log.side != side and not log.sunk:
+            burning, stopped, listing, sinking, _, struck = Signs.of(log)
+            cls = log.cls
+            kind = _type_name(cls.type)
+            shows.append(
+                (name, cls.name, kind, cls.size, burning, sinking, struck, stopped, listing)
+            )
     if not observing(state):
         return tuple(_contact(s, state.poses[s[0]], None, False) for s in shows)
     return _contacts(
@@ -448,20 +451,21 @@ def contacts_for(state: Bf1900State, side: str) -> tuple[Contact, ...]:
         state.seed,
         state.turn,
         side_skill(state, side),
-        shows,
+        tuple(shows),
     )
 
 
-#: One enemy ship's outward signs for :func:`_contacts`: name, class name, type, size, and
-#: (:func:`_signs`) whether she shows smoke and flame, is sinking, has struck, has stopped, lists.
+#: One enemy ship's outward signs for :func:`_contacts`: name, class name, type, size, and (her
+#: :class:`~.outward.Signs`) whether she shows smoke and flame, is sinking, has struck, has
+#: stopped, lists (an internal fire does not show).
 Shows = tuple[str, str, str, int, bool, bool, bool, bool, bool]
 
 
-def _signs(log: ShipLog) -> tuple[bool, bool, bool, bool, bool]:
-    """What shows of an enemy ship afloat: smoke and flame (an internal fire does not show),
-    sinking, struck colours, stopped, a heavy list (the signs :mod:`.outward` announces)."""
-    signs = Signs.of(log)
-    return signs.burning, signs.sinking, signs.struck, signs.stopped, signs.listing
+@cache
+def _type_name(kind: ShipType) -> str:
+    """A ship type's name (``kind.value``, read once per type: an enum's ``value`` is a Python
+    property)."""
+    return kind.value
 
 
 def _contact(shows: Shows, pose: Pose, observer: str | None, observed: bool) -> Contact:
