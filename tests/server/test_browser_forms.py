@@ -29,9 +29,14 @@ SEED = 2
 TIMEOUT = 15_000
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server that lets the test choose the seed (``allow_seed``), in a thread."""
+    """A server of the test's own that lets it choose the seed (``allow_seed``), in a thread.
+
+    One per test: with one server for the module, the DBA spell test failed whenever it ran
+    after the cruiser duel played to the end (its combat phase never resolved within the
+    timeout); alone, it passes. Why a finished game holds up the next is not yet found
+    (noted on issue 11)."""
     db = tmp_path_factory.mktemp("forms") / "web.sqlite3"
     srv = Uvicorn(create_app(str(db), allow_seed=True, scenario_dir=db.parent / "scenarios"))
     yield srv.start().url
