@@ -205,8 +205,7 @@ class FleetAdmiral:
             # away without her (``stand_by_until_turn``, :mod:`battleline.ai.consorts`).
             consort = consort_to_cover(picture, alive) if (breaking or beaten) else None
             standing_by = consort is not None
-            if standing_by:
-                fleet_standing_by = fleet_standing_by or bool(info["fleet_flagship"])
+            fleet_standing_by |= standing_by and bool(info["fleet_flagship"])
             if self._strikes(picture, alive, big, beaten or is_beaten(picture)):
                 tokens[name] = ["SIG SURRENDER"]
                 continue

@@ -10,7 +10,6 @@ he gave her up (``docs/ai.md``). Torpedo craft are never stood by, and never sta
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from battleline.ai.picture import Picture, is_flotilla
@@ -35,8 +34,7 @@ def consort_to_cover(picture: Picture, alive: Sequence[str]) -> str | None:
     for name, ship in picture.own.items():
         if name in alive or is_flotilla(ship.type) or not ship.log.in_battle:
             continue
-        there = picture.poses[name]
-        gap = math.hypot(there.x - here.x, there.y - here.y)
+        gap = here.distance_to(picture.poses[name])
         if gap <= STAND_BY_REACH_M and (best is None or gap < best[0]):
             best = (gap, name)
     return None if best is None else best[1]
@@ -44,8 +42,7 @@ def consort_to_cover(picture: Picture, alive: Sequence[str]) -> str | None:
 
 def stands_off(picture: Picture, alive: Sequence[str], consort: str) -> bool:
     """Whether the division is farther from ``consort`` than :data:`STAND_BY_M`."""
-    here, there = picture.poses[alive[0]], picture.poses[consort]
-    return math.hypot(there.x - here.x, there.y - here.y) > STAND_BY_M
+    return picture.poses[alive[0]].distance_to(picture.poses[consort]) > STAND_BY_M
 
 
 __all__ = ["STAND_BY_M", "STAND_BY_REACH_M", "consort_to_cover", "stands_off"]
