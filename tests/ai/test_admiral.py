@@ -377,3 +377,57 @@ def test_BF6_TGT_02_big_guns_engage_the_line_and_light_guns_the_destroyers() -> 
     assert " A:2" in at_bouvet and " Z:2" in at_bouvet
     assert " A:" not in at_framee and " Z:" not in at_framee
     assert "sec:" in at_framee
+
+
+def test_BF6_CMD_26_a_line_abreast_opens_the_range_when_its_nearest_ship_is_too_close() -> None:
+    """Issue 12 (Tsushima): Majestic leads east with Bouvet 4 km due north, in the broadside
+    band, but Magnificent, out of line after a turn together, lies 2.2 km from him. Judged from
+    the leader alone the line holds its broadside; judged from the division's nearest ship, as
+    the admiral does, it opens the range (Kamimura's cruisers had steamed into the Russian line
+    that way, the far end of a bent line at 1-2 km)."""
+
+    def bent(v: SideView) -> SideView:
+        v = _with_enemy(v, "Bouvet", Pose(0.0, 4000.0, 90.0))
+        own = tuple(
+            dataclasses.replace(s, pose=Pose(-600.0, 1800.0, 90.0))
+            if s.name == "Magnificent"
+            else s
+            for s in v.own
+        )
+        return dataclasses.replace(v, own=own)
+
+    picture = build_picture(_channel_view(bent))
+    assert line_heading(picture, "Majestic", ["Bouvet"])[1] == "broadside"
+    got, why = line_heading(picture, "Majestic", ["Bouvet"], ships=["Majestic", "Magnificent"])
+    assert why == "open"
+    # 140° off the bearing from Magnificent to Bouvet (15°), away from the ship too near.
+    assert got == pytest.approx(15.3 + 140.0, abs=3.0)
+
+
+def test_a_division_is_steered_from_its_first_ship_whose_rudder_is_free() -> None:
+    """Issue 12 (Tsushima): with Majestic's rudder jammed (JP, BF6 rudder line) the 1st
+    Division's orders are judged from Magnificent, the next ship that steers; with every rudder
+    jammed, or none, from the leader."""
+    from battleline.ai.tactics import division_of, steering_lead
+    from battleline.rulesets.bf1900.shiplog import RudderState
+
+    def jam(names: tuple[str, ...]) -> Callable[[SideView], SideView]:
+        def edit(v: SideView) -> SideView:
+            for ship in v.own:
+                if ship.name in names:
+                    ship.log.rudder = RudderState.JAMMED_PORT
+            return v
+
+        return edit
+
+    division = ["Majestic", "Magnificent", "Prince George", "Victorious"]
+    for jammed, want in [
+        ((), "Majestic"),
+        (("Majestic",), "Magnificent"),
+        (("Majestic", "Magnificent"), "Prince George"),
+        (("Magnificent",), "Majestic"),
+        (tuple(division), "Majestic"),
+    ]:
+        picture = build_picture(_channel_view(jam(jammed)))
+        got = steering_lead(picture, division_of(picture, "1st Division"), division)
+        assert got == want, jammed

@@ -49,6 +49,7 @@ from battleline.ai.tactics import (
     presses_attack,
     speed_order,
     steer_clear,
+    steering_lead,
     torpedoes_left,
     turn_orders,
 )
@@ -194,7 +195,7 @@ class FleetAdmiral:
             divisions[name] = division
             if info["fleet_flagship"] and not fleet_div:
                 fleet_div = name
-            lead = division.lead
+            lead = steering_lead(picture, division, alive)
             here = picture.poses[lead]
             here_log = picture.own[lead].log
             flotilla = all(is_flotilla(picture.own[s].type) for s in alive)
@@ -249,7 +250,7 @@ class FleetAdmiral:
             if threat is not None and heading is None and not (running or flotilla):
                 closest = min(big or everyone, key=lambda e: picture.seen_m(lead, e))
                 heading, _ = line_heading(
-                    picture, lead, big or everyone, run, self._seen_run(picture, closest)
+                    picture, lead, big or everyone, run, self._seen_run(picture, closest), alive
                 )
             clear_for = ahead
             if attacking_here and quarry is not None:

@@ -45,6 +45,7 @@ from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.torpedoes import (
     runs_shallow,
 )
+from battleline.rulesets.bf1900.tracks import forced_turn
 
 #: A battle line aims for this fraction of the way into the 2nd range bracket (reconstructed).
 ENGAGE_FRACTION = 1.6
@@ -143,6 +144,22 @@ def lame(log: ShipLog) -> bool:
     return crippled(log) or log.speed_knots < 0.6 * log.cls.max_knots
 
 
+def steering_lead(picture: Picture, division: Division, alive: Sequence[str]) -> str:
+    """The ship a division's orders are judged from: its leader, unless her rudder is jammed
+    (JP/JS) and another of its ships still steers, then the first such ship.
+
+    A leader circling on a jammed rudder goes nowhere the orders say, and a turn together
+    reckoned from her heading sends the rest of the line off at random: at Tsushima Kamimura's
+    five followers had steamed into the Russian line at 1-3 km that way, Izumo circling 5 km
+    astern of them (issue 12).
+    """
+    lead = division.lead
+    if forced_turn(picture.own[lead].log) == 0:
+        return lead
+    free = [s for s in alive if forced_turn(picture.own[s].log) == 0]
+    return free[0] if free else lead
+
+
 def can_fight(log: ShipLog) -> bool:
     """Whether a ship has any gun in action or any torpedo left to fire."""
     if any(log.guns_in_action(m.key) > 0 for m in log.cls.mountings):
@@ -219,9 +236,15 @@ def line_heading(
     enemies: Sequence[str],
     run_m: float = 0.0,
     enemy_run_m: float | None = None,
+    ships: Sequence[str] = (),
 ) -> tuple[float, str]:
     """A battle line's heading and why: "close", "broadside", "cross the T", "pursue" or
     "open".
+
+    The range judged is that of the division's ship nearest the enemy (``ships``, the lead
+    when none are given): a line bent or abreast after a turn together keeps its nearest ship,
+    not only its leader, out of the range it does not want; it opens the range away from the
+    enemy ship nearest it.
 
     The wanted range is :func:`engage_range_m`, and at least the enemy big ships' torpedo range
     plus a margin (the "Engage Enemy" doctrine, BF6-CMD-26). ``enemy_run_m`` is the nearest
@@ -233,7 +256,9 @@ def line_heading(
     pts = [picture.funnels[e] for e in enemies]
     nearest = min(enemies, key=lambda e: picture.seen_m(lead, e))
     target = centroid(pts) or picture.funnels[nearest]
-    dist = picture.seen_m(lead, nearest)
+    dist, near_own, near_enemy = min(
+        (picture.seen_m(s, e), s, e) for s in (*ships, lead) for e in enemies
+    )
     if all(is_flotilla(picture.enemy[e].type) for e in enemies if e in picture.enemy):
         # Only torpedo craft in sight: keep outside their torpedo range and let the light guns
         # work, rather than steam away to gun range from boats that are faster anyway.
@@ -255,7 +280,11 @@ def line_heading(
         options = (norm360(to_enemy + angle), norm360(to_enemy - angle))
         return _nearest_side_heading(here.heading, options), "close"
     if dist < wanted - band:
-        options = (norm360(to_enemy + 140.0), norm360(to_enemy - 140.0))
+        # Away from the enemy ship that is too near, not from the enemy's centre: turning from
+        # the centre of a long line can run the division onto its end.
+        there = picture.poses[near_own]
+        to_threat = bearing(there.x, there.y, *picture.funnels[near_enemy])
+        options = (norm360(to_threat + 140.0), norm360(to_threat - 140.0))
         return _nearest_side_heading(here.heading, options), "open"
     if chase is not None:
         # A running enemy: keep pace on a converging course rather than turn beam-on.
@@ -510,6 +539,7 @@ __all__ = [
     "presses_attack",
     "speed_order",
     "steer_clear",
+    "steering_lead",
     "torpedoes_left",
     "turn_orders",
 ]
