@@ -269,6 +269,9 @@ def test_rate_limit_answers_429_with_retry_after(db: str) -> None:
         r = c.get("/api/notation")
         assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
         assert "too many requests" in r.json()["detail"]
+        for page_file in ("/", "/umpire", "/static/js/main.js", "/static/style.css"):
+            assert c.get(page_file).status_code == 200, page_file  # the page's files: free
+        assert c.get("/api/notation").status_code == 429
         assert c.post("/api/games", json={"scenario": "cruiser-duel"}).status_code == 201
         r = c.post("/api/games", json={"scenario": "cruiser-duel"})
         assert r.status_code == 429 and "new games" in r.json()["detail"]

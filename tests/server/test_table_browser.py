@@ -13,6 +13,7 @@ from server.browser_fixtures import CHROMIUM, browser, page, server, sync_api
 
 __all__ = ["browser", "page", "server"]  # fixtures, found by pytest
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
+OPEN_TIMEOUT = 15_000
 
 
 def _seat(
@@ -35,8 +36,13 @@ def _seat(
 
 
 def _open(page: Any, server: str, game: str, token: str, ship: str = "Yoshino") -> None:
+    """Open the seat's page and wait for the table to show ``ship``. The page's first reads may
+    be paced by the rate limit (every test of the module shares 127.0.0.1's bucket: a refused
+    read comes again after ``Retry-After``, a second or more), and CI runs two workers, each with
+    its Chromium, on two cores: so 15 s, not Playwright's default 5."""
     page.goto(f"{server}/#game={game}&token={token}")
-    sync_api.expect(page.locator(f"#table-svg [data-ship='{ship}']")).to_be_visible()
+    ship_drawn = page.locator(f"#table-svg [data-ship='{ship}']")
+    sync_api.expect(ship_drawn).to_be_visible(timeout=OPEN_TIMEOUT)
 
 
 def _box(page: Any) -> list[float]:

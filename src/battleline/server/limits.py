@@ -6,6 +6,11 @@ client cannot make the server hold more than the limit in memory. Every client (
 the ASGI server reports it; run uvicorn with ``--proxy-headers`` behind a proxy) has a token
 bucket per kind of route; an empty bucket answers 429 with ``Retry-After``.
 
+The page's own files (``GET /``, ``/umpire`` and ``/static/…``) take no token: they are the
+package's files, never a game, and a browser does not try a refused module script again, so one
+refused file would leave the page dead while its reads, which it paces by ``Retry-After``
+(``static/js/fetching.js``), would have gone through a second later.
+
 A push stream (``GET …/stream``) takes one token when it opens, like any request, and none while
 it stays open: what bounds streams is how many one client may hold open at once
 (``Limits.streams``); one more is answered 429.
@@ -89,6 +94,15 @@ def is_creation(method: str, path: str) -> bool:
     return method == "POST" and path.rstrip("/") in ("/api/games", "/api/games/upload")
 
 
+#: The pages themselves (their scripts and styles are under ``/static/``).
+PAGE_PATHS = ("/", "/umpire")
+
+
+def is_page_file(method: str, path: str) -> bool:
+    """Whether a request reads one of the page's own files (not counted by the rate limit)."""
+    return method in ("GET", "HEAD") and (path.startswith("/static/") or path in PAGE_PATHS)
+
+
 def is_stream(method: str, path: str) -> bool:
     """Whether a request opens a push stream (long-lived; counted while open)."""
     return method == "GET" and path.startswith("/api/games/") and path.endswith("/stream")
@@ -119,7 +133,8 @@ class Guard:
         who = str(client[0]) if client else "unknown"
         method, path = scope["method"], scope["path"]
         creation = is_creation(method, path)
-        wait = (self.creations if creation else self.requests).take(who)
+        free = is_page_file(method, path)
+        wait = 0.0 if free else (self.creations if creation else self.requests).take(who)
         if wait:
             what = "new games" if creation else "requests"
             await _answer(

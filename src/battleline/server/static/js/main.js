@@ -15,6 +15,7 @@ import * as table from "./table.js";
 import * as forms from "./forms.js";
 import * as shiplog from "./shiplog.js";
 import * as running from "./running.js";
+import { fetchPaced } from "./fetching.js";
 
 const POLL_MS = 2000;
 const seat = { game: "", token: "" };
@@ -60,7 +61,7 @@ export const app = {
 
 async function api(path, options = {}) {
   const headers = { "X-Battleline-Token": seat.token, ...(options.headers || {}) };
-  const response = await fetch(`/api/games/${encodeURIComponent(seat.game)}${path}`, {
+  const response = await fetchPaced(`/api/games/${encodeURIComponent(seat.game)}${path}`, {
     ...options,
     headers,
   });
@@ -240,7 +241,7 @@ async function send(path, okText) {
 }
 
 async function claim(game, invite) {
-  const response = await fetch(`/api/games/${encodeURIComponent(game)}/claim`, {
+  const response = await fetchPaced(`/api/games/${encodeURIComponent(game)}/claim`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ invite }),
@@ -264,7 +265,7 @@ async function enter(game, secret) {
   // The form takes a seat's token or an invite: try it as a token, then claim it as an invite.
   game = game.trim();
   secret = secret.trim();
-  const probe = await fetch(`/api/games/${encodeURIComponent(game)}/view?since=1000000000`, {
+  const probe = await fetchPaced(`/api/games/${encodeURIComponent(game)}/view?since=1000000000`, {
     headers: { "X-Battleline-Token": secret },
   });
   if (probe.status === 403) {
@@ -294,7 +295,7 @@ async function join(game, token) {
 
 async function showGameLink(game) {
   // The game link: what anyone may know of a game (its scenario and which seats are taken).
-  const response = await fetch(`/api/games/${encodeURIComponent(game)}`);
+  const response = await fetchPaced(`/api/games/${encodeURIComponent(game)}`);
   let info = null;
   try {
     info = await response.json();
@@ -314,7 +315,7 @@ async function showGameLink(game) {
 async function start() {
   for (const part of [live, table, forms, shiplog, running]) part.mount(app);
   try {
-    help = await (await fetch("/api/notation")).json();
+    help = await (await fetchPaced("/api/notation")).json();
   } catch (_) {
     help = {};
   }

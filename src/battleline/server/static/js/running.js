@@ -5,6 +5,8 @@
 // page joins one; the lobby asks POST /api/lobby about them. Nothing here knows a rule: the
 // report's figures and the replay's events come from the server.
 
+import { fetchPaced } from "./fetching.js";
+
 const SEATS_KEY = "battleline.seats";
 const CLOCK_REFRESH_MS = 60000;
 
@@ -22,7 +24,7 @@ function el(tag, attrs = {}, ...children) {
 /** Fetch JSON: `{ok, status, body}`, with status 0 when the server cannot be reached. */
 export async function getJson(url, options) {
   try {
-    const response = await fetch(url, options);
+    const response = await fetchPaced(url, options);
     let body = null;
     try {
       body = await response.json();
