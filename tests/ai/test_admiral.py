@@ -408,7 +408,8 @@ def test_a_division_is_steered_from_its_first_ship_whose_rudder_is_free() -> Non
     """Issue 12 (Tsushima): with Majestic's rudder jammed (JP, BF6 rudder line) the 1st
     Division's orders are judged from Magnificent, the next ship that steers; with every rudder
     jammed, or none, from the leader."""
-    from battleline.ai.tactics import division_of, steering_lead
+    from battleline.ai.steering import steering_lead
+    from battleline.ai.tactics import division_of
     from battleline.rulesets.bf1900.shiplog import RudderState
 
     def jam(names: tuple[str, ...]) -> Callable[[SideView], SideView]:

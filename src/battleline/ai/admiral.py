@@ -26,7 +26,7 @@ from battleline.ai.damage_control import dc_plan
 from battleline.ai.gunnery import fire_plan, legal_entries, prime_targets, target_order
 from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.ranging import Fall, RangeKeeper, Skill, fall_of, get_skill
-from battleline.ai.steering import ObstacleTable, wake_track
+from battleline.ai.steering import ObstacleTable, steering_lead, wake_track
 from battleline.ai.tactics import (
     SURRENDER_BRACKETS,
     away_heading,
@@ -49,7 +49,6 @@ from battleline.ai.tactics import (
     presses_attack,
     speed_order,
     steer_clear,
-    steering_lead,
     torpedoes_left,
     turn_orders,
 )

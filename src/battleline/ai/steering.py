@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from battleline.engine.geometry import Pose, bearing, norm360, signed_angle
+from battleline.rulesets.bf1900.tracks import forced_turn
 
 if TYPE_CHECKING:
     from battleline.ai.picture import Picture
@@ -455,6 +456,22 @@ def drop_side(picture: Picture, division: Division, ship: str, preferred: str) -
     return preferred
 
 
+def steering_lead(picture: Picture, division: Division, alive: Sequence[str]) -> str:
+    """The ship a division's orders are judged from: its leader, unless her rudder is jammed
+    (JP/JS) and another of its ships still steers, then the first such ship.
+
+    A leader circling on a jammed rudder goes nowhere the orders say, and a turn together
+    reckoned from her heading sends the rest of the line off at random: at Tsushima Kamimura's
+    five followers had steamed into the Russian line at 1-3 km that way, Izumo circling 5 km
+    astern of them (issue 12).
+    """
+    lead = division.lead
+    if forced_turn(picture.own[lead].log) == 0:
+        return lead
+    free = [s for s in alive if forced_turn(picture.own[s].log) == 0]
+    return free[0] if free else lead
+
+
 __all__ = [
     "CLEARANCE_M",
     "COLLISION_CLEAR_DEG",
@@ -471,5 +488,6 @@ __all__ = [
     "predicted_end",
     "predicted_track",
     "steer_clear",
+    "steering_lead",
     "wake_track",
 ]

@@ -45,7 +45,6 @@ from battleline.rulesets.bf1900.shiplog import ShipLog
 from battleline.rulesets.bf1900.torpedoes import (
     runs_shallow,
 )
-from battleline.rulesets.bf1900.tracks import forced_turn
 
 #: A battle line aims for this fraction of the way into the 2nd range bracket (reconstructed).
 ENGAGE_FRACTION = 1.6
@@ -142,22 +141,6 @@ def breaks_off(picture: Picture) -> bool:
 def lame(log: ShipLog) -> bool:
     """Crippled, or down to under 60 % of the class's top speed."""
     return crippled(log) or log.speed_knots < 0.6 * log.cls.max_knots
-
-
-def steering_lead(picture: Picture, division: Division, alive: Sequence[str]) -> str:
-    """The ship a division's orders are judged from: its leader, unless her rudder is jammed
-    (JP/JS) and another of its ships still steers, then the first such ship.
-
-    A leader circling on a jammed rudder goes nowhere the orders say, and a turn together
-    reckoned from her heading sends the rest of the line off at random: at Tsushima Kamimura's
-    five followers had steamed into the Russian line at 1-3 km that way, Izumo circling 5 km
-    astern of them (issue 12).
-    """
-    lead = division.lead
-    if forced_turn(picture.own[lead].log) == 0:
-        return lead
-    free = [s for s in alive if forced_turn(picture.own[s].log) == 0]
-    return free[0] if free else lead
 
 
 def can_fight(log: ShipLog) -> bool:
@@ -539,7 +522,6 @@ __all__ = [
     "presses_attack",
     "speed_order",
     "steer_clear",
-    "steering_lead",
     "torpedoes_left",
     "turn_orders",
 ]
