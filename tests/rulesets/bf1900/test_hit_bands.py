@@ -1,0 +1,59 @@
+"""``tools/hit_bands.py``: hits per round by range band (issue 12 item 5, ``docs/history.md``).
+
+The bands must add up to exactly what the simulator's tally counts for the same battle, so the
+table explains the calibration's hit rates rather than a second count beside them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _tool(stem: str) -> ModuleType:
+    """``tools/<stem>.py`` imported as a module (``tools`` is not a package)."""
+    name = f"battleline_tools_{stem}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{stem}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("scenario", ["cruiser-duel", "pungdo-1894"])
+def test_the_bands_add_up_to_the_calibration_tally(scenario: str) -> None:
+    bands = _tool("hit_bands").count(scenario, 57, 1)
+    record = _tool("calibrate").play_one(scenario, 57, 0)
+    rounds: Counter[tuple[str, str]] = Counter()
+    hits: Counter[tuple[str, str]] = Counter()
+    for (side, cls, _band), n in bands.rounds.items():
+        rounds[(side, cls)] += n
+    for (side, cls, _band), n in bands.hits.items():
+        hits[(side, cls)] += n
+    tally = {(s, c): (r, h) for s, c, r, h in record.gunnery if c != "all"}
+    assert tally, "the battle fired no rounds"
+    assert sum(h for _, h in tally.values()) > 0, "the battle made no hits"
+    assert {k: v for k, v in tally.items() if v != (0, 0)} == {
+        k: (rounds[k], hits[k]) for k in set(rounds) | set(hits)
+    }
+    # Every band's hits come from rounds fired in that band, and a hit zone is within them.
+    for key, n in bands.hits.items():
+        assert n <= bands.in_zone[key] <= bands.rounds[key]
+    assert bands.lines()[0].split()[:3] == ["side", "class", "band"]
+
+
+def test_a_bad_run_count_is_one_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        _tool("hit_bands").main(["cruiser-duel", "--runs", "0"])
+    assert stop.value.code == 2
+    assert "--runs must be at least 1" in capsys.readouterr().err
