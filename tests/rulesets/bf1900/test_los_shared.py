@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battleline.engine.geometry import Pose
-from battleline.rulesets.bf1900.los import SightLines, _footprints
+from battleline.rulesets.bf1900.los import SightLines, _corners
 from battleline.rulesets.bf1900.table import Land, Obstacles, base_ring, footprint, funnel_point
 
 SIZE = (500.0, 200.0)  # base length and width in metres
@@ -124,8 +124,9 @@ def test_table_footprints_equal_footprint_bit_for_bit(
     bases = tuple(
         (f"S{i:02d}", Pose(x, y, h + 0.3 * i), *SIZE) for i, (x, y, h) in enumerate(found)
     )
-    polygons, rings, _ = _footprints(bases)
-    for (_, pose, length, width), poly, ring in zip(bases, polygons, rings, strict=True):
+    obstacles = Obstacles.of_bases([b[0] for b in bases], _corners(bases))
+    rings = obstacles._rings
+    for (_, pose, length, width), poly, ring in zip(bases, obstacles.geoms, rings, strict=True):
         assert poly.exterior.coords[:] == footprint(pose, length, width).exterior.coords[:]
         assert ring == base_ring(pose, length, width)
 

@@ -210,12 +210,13 @@ def base_rings(
     ring's order as ``sum`` does. Only the radius may differ from ``math.hypot``'s in the last
     bit, far inside the disc's widening, so the disc still surely holds the base.
     """
-    n = len(corners)
-    if n == 0:
+    if len(corners) == 0:
         return [], []
-    a, b, p = np.roll(corners, 2, axis=1), np.roll(corners, 1, axis=1), corners
-    t1 = (b[:, :, 0] - a[:, :, 0]) * (p[:, :, 1] - a[:, :, 1])
-    t2 = (b[:, :, 1] - a[:, :, 1]) * (p[:, :, 0] - a[:, :, 0])
+    xs, ys = corners[:, :, 0], corners[:, :, 1]
+    ax, ay = xs[:, _TWO_BEFORE], ys[:, _TWO_BEFORE]  # corner i's ring neighbours i - 2, i - 1
+    bx, by = xs[:, _BEFORE], ys[:, _BEFORE]
+    t1 = (bx - ax) * (ys - ay)
+    t2 = (by - ay) * (xs - ax)
     det, bound = t1 - t2, _ORIENT_EPS * (np.abs(t1) + np.abs(t2))
     ccw: NDArray[np.bool_] = np.all(det > bound, axis=1)
     cw: NDArray[np.bool_] = np.all(det < -bound, axis=1)
@@ -224,27 +225,25 @@ def base_rings(
     cx = (((xs[:, 0] + xs[:, 1]) + xs[:, 2]) + xs[:, 3]) / 4.0
     cy = (((ys[:, 0] + ys[:, 1]) + ys[:, 2]) + ys[:, 3]) / 4.0
     radius = np.hypot(xs - cx[:, None], ys - cy[:, None]).max(axis=1) * (1.0 + 1e-9) + 1e-6
-    lo, hi = ring.min(axis=1), ring.max(axis=1)
+    extent = np.column_stack(
+        (xs.min(axis=1), ys.min(axis=1), xs.max(axis=1), ys.max(axis=1), cx, cy, radius)
+    )
     rings: list[Ring | None] = []
     extents: list[tuple[Box, Disc] | None] = []
-    rows = zip(
-        np.logical_or(ccw, cw).tolist(),
-        ring.tolist(),
-        lo.tolist(),
-        hi.tolist(),
-        cx.tolist(),
-        cy.tolist(),
-        radius.tolist(),
-        strict=True,
-    )
-    for ok, pts, (x0, y0), (x1, y1), x, y, r in rows:
+    rows = zip((ccw | cw).tolist(), ring.tolist(), extent.tolist(), strict=True)
+    for ok, pts, (x0, y0, x1, y1, x, y, r) in rows:
         if ok:
-            rings.append(tuple((u, v) for u, v in pts))
+            rings.append(tuple(map(tuple, pts)))
             extents.append(((x0, y0, x1, y1), (x, y, r)))
         else:
             rings.append(None)
             extents.append(None)
     return rings, extents
+
+
+#: For each corner of a four-corner ring, the one before it and the one two before.
+_BEFORE = np.array([3, 0, 1, 2])
+_TWO_BEFORE = np.array([2, 3, 0, 1])
 
 
 def segment_meets_ring(a: Point, b: Point, ring: Ring) -> bool | None:
@@ -305,6 +304,10 @@ class Obstacles:
     tree query with the ``intersects`` predicate.
     """
 
+    #: The bases' corners and the land, when made by :meth:`of_bases` (polygons made late).
+    _corners: NDArray[np.float64]
+    _land: tuple[Land, ...]
+
     def __init__(
         self,
         footprints: Mapping[str, Polygon],
@@ -316,12 +319,46 @@ class Obstacles:
         bases from :func:`footprint`, :func:`base_ring`); otherwise they are read from the
         polygons. ``extents``, if given with them, are each ring's box and disc
         (:func:`ring_extent`, or :func:`base_rings` for many bases at once)."""
-        self.names: list[str] = [*footprints, *(piece.name for piece in land)]
-        self.geoms: list[Polygon] = [*footprints.values(), *(piece.polygon for piece in land)]
-        self.is_land: list[bool] = [False] * len(footprints) + [True] * len(land)
-        self._tree_: STRtree | None = None
+        polygons = list(footprints.values())
+        self._geoms: list[Polygon] | None = [*polygons, *(piece.polygon for piece in land)]
         if rings is None:
-            rings = _rings_of(list(footprints.values()))
+            rings = _rings_of(polygons)
+        self._index(list(footprints), land, rings, extents)
+
+    @classmethod
+    def of_bases(
+        cls, names: Sequence[str], corners: NDArray[np.float64], land: Sequence[Land] = ()
+    ) -> Obstacles:
+        """Bases by name and their corners, shape (bases, 4, 2) (:func:`footprint_corners`),
+        and ``land``: the obstacles ``Obstacles`` makes of the bases' polygons, but each
+        polygon is only made when :attr:`geoms` is first read (a crossing of land, or a verdict
+        floating point cannot settle), which most sight-line indexes never need. The rings
+        are :func:`base_rings`: the polygons' own coordinates."""
+        self = cls.__new__(cls)
+        self._geoms = None
+        self._corners, self._land = corners, tuple(land)
+        self._index(names, land, *base_rings(corners))
+        return self
+
+    @property
+    def geoms(self) -> list[Polygon]:
+        """Every obstacle as a shapely polygon: the bases, then the land."""
+        if self._geoms is None:
+            bases = list(shapely.polygons(self._corners)) if len(self._corners) else []
+            self._geoms = [*bases, *(piece.polygon for piece in self._land)]
+        return self._geoms
+
+    def _index(
+        self,
+        names: Sequence[str],
+        land: Sequence[Land],
+        rings: Sequence[Ring | None],
+        extents: Sequence[tuple[Box, Disc] | None] | None,
+    ) -> None:
+        """The names, rings, boxes and discs of the bases ``names`` and of ``land``."""
+        self.names: list[str] = [*names, *(piece.name for piece in land)]
+        self.is_land: list[bool] = [False] * len(names) + [True] * len(land)
+        self._tree_: STRtree | None = None
         self._rings: list[Ring | None] = [*rings, *(None for _ in land)]
         self._boxes: list[Box] = []
         self._discs: list[Disc | None] = []
@@ -440,7 +477,7 @@ class Obstacles:
         crossed = left & right
         unsure = ~crossed & ~((det > bound) | (det < -bound)).all(axis=1)
         apart = ~crossed & ~unsure
-        px, py = np.roll(vx, 1, axis=1), np.roll(vy, 1, axis=1)  # each edge from ring[k - 1]
+        px, py = vx[:, _BEFORE], vy[:, _BEFORE]  # each edge from ring[k - 1]
         ex, ey = vx - px, vy - py
         sides = []
         for qx, qy in ((ax, ay), (bx, by)):  # every edge against both ends of the segment
