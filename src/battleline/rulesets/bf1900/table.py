@@ -396,9 +396,10 @@ class Obstacles:
         Above :data:`_LOOP_LIMIT` segment × obstacle pairs, every pair is first screened in one
         numpy broadcast (:meth:`_array_candidates`); only the survivors get the exact test.
         """
-        if len(segments) * len(self.geoms) > _LOOP_LIMIT:
-            seg_idx, geom_idx = self._screen(segments)
-            verdicts = self._quad_verdicts(segments, seg_idx, geom_idx)
+        if len(segments) * len(self.names) > _LOOP_LIMIT:
+            ends = np.asarray(segments, dtype=float)  # read once for both passes
+            seg_idx, geom_idx = self._screen(ends)
+            verdicts = self._quad_verdicts(ends, seg_idx, geom_idx)
             names = self.names
             found: list[list[str]] = [[] for _ in segments]
             for s, g, v in zip(seg_idx.tolist(), geom_idx.tolist(), verdicts.tolist(), strict=True):
@@ -422,7 +423,7 @@ class Obstacles:
         return found
 
     def _screen(
-        self, segments: Sequence[tuple[Point, Point]]
+        self, segments: Sequence[tuple[Point, Point]] | NDArray[np.float64]
     ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
         """For each segment, in index order, the obstacles whose bounding box meets the segment's
         and (for a base) whose disc is not surely clear of the segment's line: the tests of
@@ -451,7 +452,7 @@ class Obstacles:
 
     def _quad_verdicts(
         self,
-        segments: Sequence[tuple[Point, Point]],
+        segments: Sequence[tuple[Point, Point]] | NDArray[np.float64],
         seg_idx: NDArray[np.intp],
         geom_idx: NDArray[np.intp],
     ) -> NDArray[np.int8]:
