@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battleline.engine.geometry import Pose
-from battleline.rulesets.bf1900.los import SightLines, _footprints
+from battleline.rulesets.bf1900.los import SightLines, _corners
 from battleline.rulesets.bf1900.table import Land, Obstacles, base_ring, footprint, funnel_point
 
 SIZE = (500.0, 200.0)  # base length and width in metres
@@ -124,8 +124,9 @@ def test_table_footprints_equal_footprint_bit_for_bit(
     bases = tuple(
         (f"S{i:02d}", Pose(x, y, h + 0.3 * i), *SIZE) for i, (x, y, h) in enumerate(found)
     )
-    polygons, rings, _ = _footprints(bases)
-    for (_, pose, length, width), poly, ring in zip(bases, polygons, rings, strict=True):
+    obstacles = Obstacles.of_bases([b[0] for b in bases], _corners(bases))
+    rings = obstacles._rings
+    for (_, pose, length, width), poly, ring in zip(bases, obstacles.geoms, rings, strict=True):
         assert poly.exterior.coords[:] == footprint(pose, length, width).exterior.coords[:]
         assert ring == base_ring(pose, length, width)
 
@@ -155,3 +156,51 @@ def test_the_umpires_sight_lines_follow_the_table() -> None:
     logs["Screen"] = logs["Screen"].copy()
     logs["Screen"].sunk = True
     assert sight_lines(poses, logs, scale).clear(a, b)
+
+
+@settings(max_examples=40, deadline=None)
+@given(ships, st.randoms(use_true_random=False))
+def test_a_table_made_of_corners_answers_as_one_of_polygons(
+    found: list[tuple[float, float, float]], rnd: object
+) -> None:
+    """BF6-LOS-02: ``Obstacles.of_bases`` (the shared table's index) gives the blockers of an
+    index of the bases' polygons, one segment or many at once."""
+    import random
+
+    assert isinstance(rnd, random.Random)
+    bases = tuple(
+        (f"S{i:02d}", Pose(x, y, h + 0.3 * i), *SIZE) for i, (x, y, h) in enumerate(found)
+    )
+    names = [b[0] for b in bases]
+    lazy = Obstacles.of_bases(names, _corners(bases))
+    eager = Obstacles({n: footprint(p, length, width) for n, p, length, width in bases})
+    ends = [funnel_point(p, length) for _, p, length, _ in bases] + [(0.0, 0.0)]
+    segments = [(rnd.choice(ends), rnd.choice(ends)) for _ in range(60)]
+    assert lazy.blockers_of_segments(segments) == eager.blockers_of_segments(segments)
+    assert [lazy.blockers_of_segment(a, b) for a, b in segments[:5]] == [
+        eager.blockers_of_segment(a, b) for a, b in segments[:5]
+    ]
+
+
+def test_a_table_made_of_corners_makes_no_polygon_it_does_not_need() -> None:
+    """Lines past, through and between bases, with no land: the exact tests settle them all, so
+    the index never makes a polygon; reading ``geoms`` makes them, the same as the footprints."""
+    poses = {
+        "A": Pose(0, 0, 0),
+        "B": Pose(0, 4000, 0),
+        "C": Pose(0, 2000, 90),
+        "D": Pose(3000, 0, 45),
+    }
+    bases = tuple((n, p, *SIZE) for n, p in poses.items())
+    lazy = Obstacles.of_bases(list(poses), _corners(bases))
+    ends = {n: funnel_point(p, SIZE[0]) for n, p in poses.items()}
+    pairs = [("A", "B"), ("A", "D"), ("B", "D"), ("C", "D")] * 30  # above the loop limit
+    found = lazy.blockers_of_segments(
+        [(ends[a], ends[b]) for a, b in pairs], [frozenset(p) for p in pairs]
+    )
+    assert found[:4] == [["C"], [], [], []]
+    assert lazy.blockers_of_segment(ends["A"], ends["B"], frozenset("AB")) == ["C"]
+    assert lazy._geoms is None
+    assert [g.exterior.coords[:] for g in lazy.geoms] == [
+        footprint(p, *SIZE).exterior.coords[:] for p in poses.values()
+    ]

@@ -24,20 +24,22 @@ from hypothesis import strategies as st
 from shapely import STRtree
 
 from battleline.engine.geometry import Pose
+from battleline.rulesets.bf1900.rings import (
+    base_rings,
+    convex_ring,
+    ring_extent,
+    segment_meets_ring,
+)
 from battleline.rulesets.bf1900.table import (
     FUNNEL_FRACTION,
     Land,
     Obstacles,
     Point,
     base_ring,
-    base_rings,
-    convex_ring,
     footprint,
     footprint_corners,
     footprints,
     funnel_point,
-    ring_extent,
-    segment_meets_ring,
 )
 
 

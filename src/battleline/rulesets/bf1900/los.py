@@ -20,19 +20,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 import numpy as np
-import shapely
-from shapely import Polygon
+from numpy.typing import NDArray
 
 from battleline.engine.geometry import Pose
 from battleline.errors import UnknownNameError
 from battleline.rulesets.bf1900.table import (
-    Box,
-    Disc,
     Land,
     Obstacles,
     Point,
-    Ring,
-    base_rings,
     footprint_corners,
     funnel_point,
 )
@@ -50,9 +45,7 @@ class _Table:
 
     def __init__(self, bases: tuple[Base, ...], land: tuple[Land, ...]) -> None:
         self.funnels: dict[str, Point] = {n: funnel_point(p, length) for n, p, length, _ in bases}
-        polygons, rings, extents = _footprints(bases)
-        footprints = dict(zip(self.funnels, polygons, strict=True))
-        self.obstacles = Obstacles(footprints, land, rings, extents)
+        self.obstacles = Obstacles.of_bases(list(self.funnels), _corners(bases), land)
         self.cache: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
     def answer(self, keys: Sequence[tuple[str, str]]) -> None:
@@ -69,24 +62,21 @@ class _Table:
                 [(funnels[a], funnels[b]) for a, b in todo], [frozenset(k) for k in todo]
             )
         for key, names in zip(todo, found, strict=True):
+            if not names:  # most lines: nothing in the way
+                self.cache[key] = ((), ())
+                continue
             n_ships = next((i for i, n in enumerate(names) if n not in funnels), len(names))
             self.cache[key] = (tuple(names[:n_ships]), tuple(names[n_ships:]))
 
 
-def _footprints(
-    bases: Sequence[Base],
-) -> tuple[list[Polygon], list[Ring | None], list[tuple[Box, Disc] | None]]:
-    """The :func:`~battleline.rulesets.bf1900.table.footprint` of every base in one broadcast
-    (:func:`~battleline.rulesets.bf1900.table.footprint_corners`: the same operations on each
-    number, so the same corners bit for bit), with each one's convex ring, box and disc from
-    those corners (:func:`~battleline.rulesets.bf1900.table.base_rings`: the polygon's own
-    coordinates, so nothing need be read back from shapely)."""
+def _corners(bases: Sequence[Base]) -> NDArray[np.float64]:
+    """The corners of every base's :func:`~battleline.rulesets.bf1900.table.footprint` in one
+    broadcast (:func:`~battleline.rulesets.bf1900.table.footprint_corners`: the same
+    operations on each number, so the same corners bit for bit), shape (bases, 4, 2)."""
     if not bases:
-        return [], [], []
+        return np.empty((0, 4, 2))
     rows = np.array([(p.x, p.y, p.heading, length, width) for _, p, length, width in bases])
-    corners = footprint_corners(*rows.T)
-    rings, extents = base_rings(corners)
-    return list(shapely.polygons(corners)), rings, extents
+    return footprint_corners(*rows.T)
 
 
 @lru_cache(maxsize=4)
@@ -166,9 +156,11 @@ class SightLines:
         )
         if not todo:
             return
+        funnels = self.funnels
         for a, b in todo:
-            self._check(a)
-            self._check(b)
+            if a not in funnels or b not in funnels:
+                self._check(a)
+                self._check(b)
         self._table.answer(todo)
         for key in todo:
             self._ordered(key)

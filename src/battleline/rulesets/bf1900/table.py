@@ -24,6 +24,17 @@ from shapely import LineString, Polygon, STRtree
 
 from battleline.engine.geometry import Pose
 from battleline.errors import ScenarioError
+from battleline.rulesets.bf1900.rings import (
+    _BEFORE,
+    _ORIENT_EPS,
+    Box,
+    Disc,
+    Ring,
+    base_rings,
+    convex_ring,
+    ring_extent,
+    segment_meets_ring,
+)
 
 #: The forward funnel is this fraction of the base length ahead of the base centre.
 FUNNEL_FRACTION = 0.1
@@ -142,156 +153,6 @@ class Land:
         return cls(name, poly)
 
 
-#: Relative error bound for the sign of a 2×2 orientation determinant in floating point.
-#: Shewchuk's bound for ``orient2d`` is about 3.3e-16 of the sum of the two products' magnitudes;
-#: this is far wider, so a sign this filter calls certain is certainly the exact sign.
-_ORIENT_EPS = 1e-12
-
-#: A convex polygon as its vertices, counter-clockwise, without the closing point.
-Ring = tuple[Point, ...]
-
-
-def _orient(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> int:
-    """Sign of the turn a → b → p (1 left, -1 right), or 0 when floating point cannot tell."""
-    t1 = (bx - ax) * (py - ay)
-    t2 = (by - ay) * (px - ax)
-    det = t1 - t2
-    bound = _ORIENT_EPS * (abs(t1) + abs(t2))
-    return 1 if det > bound else -1 if det < -bound else 0
-
-
-@lru_cache(maxsize=8192)
-def convex_ring(coords: tuple[Point, ...]) -> Ring | None:
-    """The corners of a closed ring of 3 or 4 corners, counter-clockwise, if it is certainly a
-    strictly convex polygon; ``None`` otherwise (then only shapely may judge it).
-
-    Cached on the coordinates (a tuple of floats): the same bases recur in every sight-line
-    index of a turn.
-    """
-    pts = coords[:-1] if len(coords) > 1 and coords[0] == coords[-1] else coords
-    if len(pts) not in (3, 4):  # with at most 4 corners, equal turns mean convex and simple
-        return None
-    turns = {_orient(*pts[i - 2], *pts[i - 1], *pts[i]) for i in range(len(pts))}
-    if turns == {1}:
-        return pts
-    if turns == {-1}:
-        return pts[::-1]
-    return None
-
-
-#: A bounding box ``(minx, miny, maxx, maxy)``.
-Box = tuple[float, float, float, float]
-#: A disc ``(x, y, radius)`` holding a polygon.
-Disc = tuple[float, float, float]
-
-
-@lru_cache(maxsize=8192)
-def ring_extent(ring: Ring) -> tuple[Box, Disc]:
-    """A convex ring's bounding box (its extreme coordinates: exactly the polygon's envelope)
-    and a disc surely holding it: centred on the mean of the corners, its radius the farthest
-    corner's distance widened by far more than any rounding (1e-9 relative plus a micrometre).
-
-    Cached on the ring (a tuple of floats), like :func:`convex_ring`.
-    """
-    xs, ys = [x for x, _ in ring], [y for _, y in ring]
-    cx, cy = sum(xs) / len(xs), sum(ys) / len(ys)
-    radius = max(math.hypot(x - cx, y - cy) for x, y in ring)
-    return (min(xs), min(ys), max(xs), max(ys)), (cx, cy, radius * (1.0 + 1e-9) + 1e-6)
-
-
-def base_rings(
-    corners: NDArray[np.float64],
-) -> tuple[list[Ring | None], list[tuple[Box, Disc] | None]]:
-    """:func:`convex_ring` and :func:`ring_extent` of many four-corner bases at once (corners
-    of shape (bases, 4, 2), as :func:`footprint_corners` draws them).
-
-    The turn signs are :func:`_orient`'s operations in its order on each number, so a ring is
-    certain, turned or refused exactly as there; the disc's centre sums the corners in the
-    ring's order as ``sum`` does. Only the radius may differ from ``math.hypot``'s in the last
-    bit, far inside the disc's widening, so the disc still surely holds the base.
-    """
-    n = len(corners)
-    if n == 0:
-        return [], []
-    a, b, p = np.roll(corners, 2, axis=1), np.roll(corners, 1, axis=1), corners
-    t1 = (b[:, :, 0] - a[:, :, 0]) * (p[:, :, 1] - a[:, :, 1])
-    t2 = (b[:, :, 1] - a[:, :, 1]) * (p[:, :, 0] - a[:, :, 0])
-    det, bound = t1 - t2, _ORIENT_EPS * (np.abs(t1) + np.abs(t2))
-    ccw: NDArray[np.bool_] = np.all(det > bound, axis=1)
-    cw: NDArray[np.bool_] = np.all(det < -bound, axis=1)
-    ring = np.where(cw[:, None, None], corners[:, ::-1], corners)
-    xs, ys = ring[:, :, 0], ring[:, :, 1]
-    cx = (((xs[:, 0] + xs[:, 1]) + xs[:, 2]) + xs[:, 3]) / 4.0
-    cy = (((ys[:, 0] + ys[:, 1]) + ys[:, 2]) + ys[:, 3]) / 4.0
-    radius = np.hypot(xs - cx[:, None], ys - cy[:, None]).max(axis=1) * (1.0 + 1e-9) + 1e-6
-    lo, hi = ring.min(axis=1), ring.max(axis=1)
-    rings: list[Ring | None] = []
-    extents: list[tuple[Box, Disc] | None] = []
-    rows = zip(
-        np.logical_or(ccw, cw).tolist(),
-        ring.tolist(),
-        lo.tolist(),
-        hi.tolist(),
-        cx.tolist(),
-        cy.tolist(),
-        radius.tolist(),
-        strict=True,
-    )
-    for ok, pts, (x0, y0), (x1, y1), x, y, r in rows:
-        if ok:
-            rings.append(tuple((u, v) for u, v in pts))
-            extents.append(((x0, y0, x1, y1), (x, y, r)))
-        else:
-            rings.append(None)
-            extents.append(None)
-    return rings, extents
-
-
-def segment_meets_ring(a: Point, b: Point, ring: Ring) -> bool | None:
-    """Whether the closed segment a–b meets a convex polygon (boundary included), by separating
-    axes; ``None`` when a determinant is too close to 0 for floating point to be sure.
-
-    They are disjoint exactly when the segment's line has every corner strictly on one side, or
-    some edge has both ends of the segment strictly outside it. Every sign used is certain (the
-    arithmetic of :func:`_orient`, inlined), so a True or False answer is the exact one, the one
-    shapely gives.
-    """
-    eps = _ORIENT_EPS
-    ax, ay = a
-    bx, by = b
-    dx, dy = bx - ax, by - ay
-    left = right = unsure = False
-    for vx, vy in ring:  # the segment's line against every corner
-        t1, t2 = dx * (vy - ay), dy * (vx - ax)
-        det, bound = t1 - t2, eps * (abs(t1) + abs(t2))
-        if det > bound:
-            left = True
-        elif det < -bound:
-            right = True
-        else:
-            unsure = True
-    if not (left and right):  # not surely crossed by the line
-        if not unsure:
-            return False
-    else:
-        unsure = False
-    px, py = ring[-1]
-    for vx, vy in ring:  # every edge against both ends of the segment
-        ex, ey = vx - px, vy - py
-        t1, t2 = ex * (ay - py), ey * (ax - px)
-        det, bound = t1 - t2, eps * (abs(t1) + abs(t2))
-        side_a = 1 if det > bound else -1 if det < -bound else 0
-        t1, t2 = ex * (by - py), ey * (bx - px)
-        det, bound = t1 - t2, eps * (abs(t1) + abs(t2))
-        side_b = 1 if det > bound else -1 if det < -bound else 0
-        if side_a < 0 and side_b < 0:
-            return False
-        if side_a < 1 and side_b < 1:  # neither end surely inside, nor both surely outside
-            unsure = True
-        px, py = vx, vy
-    return None if unsure else True
-
-
 class Obstacles:
     """Ship bases and land, for line-of-sight checks.
 
@@ -305,6 +166,10 @@ class Obstacles:
     tree query with the ``intersects`` predicate.
     """
 
+    #: The bases' corners and the land, when made by :meth:`of_bases` (polygons made late).
+    _corners: NDArray[np.float64]
+    _land: tuple[Land, ...]
+
     def __init__(
         self,
         footprints: Mapping[str, Polygon],
@@ -316,12 +181,46 @@ class Obstacles:
         bases from :func:`footprint`, :func:`base_ring`); otherwise they are read from the
         polygons. ``extents``, if given with them, are each ring's box and disc
         (:func:`ring_extent`, or :func:`base_rings` for many bases at once)."""
-        self.names: list[str] = [*footprints, *(piece.name for piece in land)]
-        self.geoms: list[Polygon] = [*footprints.values(), *(piece.polygon for piece in land)]
-        self.is_land: list[bool] = [False] * len(footprints) + [True] * len(land)
-        self._tree_: STRtree | None = None
+        polygons = list(footprints.values())
+        self._geoms: list[Polygon] | None = [*polygons, *(piece.polygon for piece in land)]
         if rings is None:
-            rings = _rings_of(list(footprints.values()))
+            rings = _rings_of(polygons)
+        self._index(list(footprints), land, rings, extents)
+
+    @classmethod
+    def of_bases(
+        cls, names: Sequence[str], corners: NDArray[np.float64], land: Sequence[Land] = ()
+    ) -> Obstacles:
+        """Bases by name and their corners, shape (bases, 4, 2) (:func:`footprint_corners`),
+        and ``land``: the obstacles ``Obstacles`` makes of the bases' polygons, but each
+        polygon is only made when :attr:`geoms` is first read (a crossing of land, or a verdict
+        floating point cannot settle), which most sight-line indexes never need. The rings
+        are :func:`base_rings`: the polygons' own coordinates."""
+        self = cls.__new__(cls)
+        self._geoms = None
+        self._corners, self._land = corners, tuple(land)
+        self._index(names, land, *base_rings(corners))
+        return self
+
+    @property
+    def geoms(self) -> list[Polygon]:
+        """Every obstacle as a shapely polygon: the bases, then the land."""
+        if self._geoms is None:
+            bases = list(shapely.polygons(self._corners)) if len(self._corners) else []
+            self._geoms = [*bases, *(piece.polygon for piece in self._land)]
+        return self._geoms
+
+    def _index(
+        self,
+        names: Sequence[str],
+        land: Sequence[Land],
+        rings: Sequence[Ring | None],
+        extents: Sequence[tuple[Box, Disc] | None] | None,
+    ) -> None:
+        """The names, rings, boxes and discs of the bases ``names`` and of ``land``."""
+        self.names: list[str] = [*names, *(piece.name for piece in land)]
+        self.is_land: list[bool] = [False] * len(names) + [True] * len(land)
+        self._tree_: STRtree | None = None
         self._rings: list[Ring | None] = [*rings, *(None for _ in land)]
         self._boxes: list[Box] = []
         self._discs: list[Disc | None] = []
@@ -359,9 +258,10 @@ class Obstacles:
         Above :data:`_LOOP_LIMIT` segment × obstacle pairs, every pair is first screened in one
         numpy broadcast (:meth:`_array_candidates`); only the survivors get the exact test.
         """
-        if len(segments) * len(self.geoms) > _LOOP_LIMIT:
-            seg_idx, geom_idx = self._screen(segments)
-            verdicts = self._quad_verdicts(segments, seg_idx, geom_idx)
+        if len(segments) * len(self.names) > _LOOP_LIMIT:
+            ends = np.asarray(segments, dtype=float)  # read once for both passes
+            seg_idx, geom_idx = self._screen(ends)
+            verdicts = self._quad_verdicts(ends, seg_idx, geom_idx)
             names = self.names
             found: list[list[str]] = [[] for _ in segments]
             for s, g, v in zip(seg_idx.tolist(), geom_idx.tolist(), verdicts.tolist(), strict=True):
@@ -385,7 +285,7 @@ class Obstacles:
         return found
 
     def _screen(
-        self, segments: Sequence[tuple[Point, Point]]
+        self, segments: Sequence[tuple[Point, Point]] | NDArray[np.float64]
     ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
         """For each segment, in index order, the obstacles whose bounding box meets the segment's
         and (for a base) whose disc is not surely clear of the segment's line: the tests of
@@ -414,7 +314,7 @@ class Obstacles:
 
     def _quad_verdicts(
         self,
-        segments: Sequence[tuple[Point, Point]],
+        segments: Sequence[tuple[Point, Point]] | NDArray[np.float64],
         seg_idx: NDArray[np.intp],
         geom_idx: NDArray[np.intp],
     ) -> NDArray[np.int8]:
@@ -440,7 +340,7 @@ class Obstacles:
         crossed = left & right
         unsure = ~crossed & ~((det > bound) | (det < -bound)).all(axis=1)
         apart = ~crossed & ~unsure
-        px, py = np.roll(vx, 1, axis=1), np.roll(vy, 1, axis=1)  # each edge from ring[k - 1]
+        px, py = vx[:, _BEFORE], vy[:, _BEFORE]  # each edge from ring[k - 1]
         ex, ey = vx - px, vy - py
         sides = []
         for qx, qy in ((ax, ay), (bx, by)):  # every edge against both ends of the segment
