@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from battleline.engine.events import Event, EventKind
-from battleline.rulesets.bf1900.tally import calibre_class
+from battleline.rulesets.bf1900.tally import shots
 
 #: Width of a range band in metres.
 BAND_M = 2000.0
@@ -41,19 +41,18 @@ class Bands:
         self.battles += 1
         salvo_band: dict[tuple[str, str], int] = {}
         for e in events:
-            data = e.data
-            if e.kind is EventKind.NOTE and data.get("measured") and data.get("rounds_by_calibre"):
-                band = int(data["leading_m"] // BAND_M)
-                salvo_band[(data["firer"], data["target"])] = band
-                for calibre, n in data["rounds_by_calibre"].items():
-                    key = (side_of[data["firer"]], calibre_class(float(calibre)), band)
-                    self.rounds[key] += n
-                    if data["hit"]:
-                        self.in_zone[key] += n
-            elif e.kind is EventKind.HIT and "calibre_cm" in data and e.ship is not None:
-                band = salvo_band[(data["firer"], e.ship)]
-                key = (side_of[data["firer"]], calibre_class(data["calibre_cm"]), band)
-                self.hits[key] += data["hits"]
+            for shot in shots(e):  # the tally's own reading of rounds fired and hits made
+                side = side_of[shot.firer]
+                if shot.fired:
+                    band = int(e.data["leading_m"] // BAND_M)
+                    salvo_band[(shot.firer, shot.target or "")] = band
+                    key = (side, shot.calibre, band)
+                    self.rounds[key] += shot.fired
+                    if e.data["hit"]:
+                        self.in_zone[key] += shot.fired
+                elif e.kind is EventKind.HIT:
+                    band = salvo_band[(shot.firer, shot.target or "")]
+                    self.hits[(side, shot.calibre, band)] += shot.hits
 
     def lines(self) -> list[str]:
         """The table, a row per side, class and band, per battle."""
