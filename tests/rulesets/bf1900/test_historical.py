@@ -7,10 +7,8 @@ ulsan_1904}.toml``; record and table: ``tools/calibrate.py``, ``docs/history.md`
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
@@ -34,21 +32,6 @@ NAVY = {
 HISTORICAL = ("yalu-1894", "santiago-1898", "yellow-sea-1904", "tsushima-1905", "ulsan-1904")
 #: The harbour battles (issue 12 item 7), calibrated with the fleet actions.
 HARBOUR = ("foochow-1884", "pungdo-1894", "port-arthur-1904")
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def _calibrate() -> ModuleType:
-    """``tools/calibrate.py`` imported as a module (``tools`` is not a package)."""
-    name = "battleline_tools_calibrate"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / "calibrate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _ships(sc: Scenario, side: int) -> list[tuple[str, str]]:
@@ -126,10 +109,12 @@ def test_tsushima_battle_lines_are_twelve_a_side() -> None:
 
 
 @pytest.mark.parametrize("sid", HISTORICAL + HARBOUR)
-def test_calibration_record_matches_the_scenario(sid: str) -> None:
+def test_calibration_record_matches_the_scenario(
+    sid: str, project_tool: Callable[[str], ModuleType]
+) -> None:
     """The historical record the calibration compares with names a side of the scenario as
     victor and never counts more ships sunk than a side has."""
-    cal = _calibrate()
+    cal = project_tool("calibrate")
     record = cal.HISTORY[sid]
     sc = get_scenario(sid)
     names = [s.name for s in sc.sides]
@@ -138,9 +123,11 @@ def test_calibration_record_matches_the_scenario(sid: str) -> None:
         assert 0 <= record.sunk[i] <= len(_ships(sc, i))
 
 
-def test_calibration_loss_target_is_a_factor_of_two() -> None:
+def test_calibration_loss_target_is_a_factor_of_two(
+    project_tool: Callable[[str], ModuleType],
+) -> None:
     """Within a factor of two of the record; a record of zero allows a mean below 0.5."""
-    cal = _calibrate()
+    cal = project_tool("calibrate")
     assert cal.within_factor_two(2.5, 5) and cal.within_factor_two(10.0, 5)
     assert not cal.within_factor_two(2.4, 5) and not cal.within_factor_two(10.1, 5)
     assert cal.within_factor_two(0.4, 0) and not cal.within_factor_two(0.5, 0)
@@ -173,10 +160,12 @@ def _record(
     )
 
 
-def test_calibration_summary_counts_victor_rate_and_interval() -> None:
+def test_calibration_summary_counts_victor_rate_and_interval(
+    project_tool: Callable[[str], ModuleType],
+) -> None:
     """A tally of three runs and a failed one: the victor rate, the draw rate and the mean-sunk
     interval count only the runs that finished; the failure is counted apart."""
-    cal = _calibrate()
+    cal = project_tool("calibrate")
     runs = [
         _record(0, "Japan", (4, 0), (0, 0)),
         _record(1, "Japan", (6, 1), (1, 0)),
@@ -195,10 +184,12 @@ def test_calibration_summary_counts_victor_rate_and_interval() -> None:
     assert "| yalu-1894 | 3 | Japan |" in cal.markdown([row])
 
 
-def test_calibration_hit_rates_meet_the_record_within_a_factor_of_two() -> None:
+def test_calibration_hit_rates_meet_the_record_within_a_factor_of_two(
+    project_tool: Callable[[str], ModuleType],
+) -> None:
     """Issue 12 item 5: the sweep's hits per round fired, side by calibre class, is set beside
     the record's figure (data/history/hit_rates.toml) and passes within a factor of two."""
-    cal = _calibrate()
+    cal = project_tool("calibrate")
     figures, survivors = cal.record_figures()
     yalu = [f for f in figures if f.scenario == "yalu-1894"]
     assert [(f.side, f.guns, f.low, f.high) for f in yalu] == [("Japan", "all", 0.12, 0.15)]

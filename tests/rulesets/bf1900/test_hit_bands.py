@@ -6,34 +6,19 @@ table explains the calibration's hit rates rather than a second count beside the
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def _tool(stem: str) -> ModuleType:
-    """``tools/<stem>.py`` imported as a module (``tools`` is not a package)."""
-    name = f"battleline_tools_{stem}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{stem}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
 
 @pytest.mark.parametrize("scenario", ["cruiser-duel", "pungdo-1894"])
-def test_the_bands_add_up_to_the_calibration_tally(scenario: str) -> None:
-    bands = _tool("hit_bands").count(scenario, 57, 1)
-    record = _tool("calibrate").play_one(scenario, 57, 0)
+def test_the_bands_add_up_to_the_calibration_tally(
+    scenario: str, project_tool: Callable[[str], ModuleType]
+) -> None:
+    bands = project_tool("hit_bands").count(scenario, 57, 1)
+    record = project_tool("calibrate").play_one(scenario, 57, 0)
     rounds: Counter[tuple[str, str]] = Counter()
     hits: Counter[tuple[str, str]] = Counter()
     for (side, cls, _band), n in bands.rounds.items():
@@ -52,8 +37,10 @@ def test_the_bands_add_up_to_the_calibration_tally(scenario: str) -> None:
     assert bands.lines()[0].split()[:3] == ["side", "class", "band"]
 
 
-def test_a_bad_run_count_is_one_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bad_run_count_is_one_clear_error(
+    capsys: pytest.CaptureFixture[str], project_tool: Callable[[str], ModuleType]
+) -> None:
     with pytest.raises(SystemExit) as stop:
-        _tool("hit_bands").main(["cruiser-duel", "--runs", "0"])
+        project_tool("hit_bands").main(["cruiser-duel", "--runs", "0"])
     assert stop.value.code == 2
     assert "--runs must be at least 1" in capsys.readouterr().err
