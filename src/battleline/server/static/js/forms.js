@@ -11,6 +11,7 @@ let app = null;
 let root = null;
 let data = null; // the last GET /forms answer
 let timer = null;
+let asked = 0; // the number of the latest GET /forms sent
 
 // -- talking to the server -------------------------------------------------------------------
 
@@ -141,7 +142,9 @@ async function send(path) {
 }
 
 async function load() {
+  const mine = ++asked;
   const { response, body } = await app.api("/forms");
+  if (mine !== asked) return; // a newer load was sent meanwhile: its answer is the one to show
   if (!response.ok) return;
   // The same phase and form as shown (a second load for one change): keep what is filled in.
   if (data && JSON.stringify(body) === JSON.stringify(data)) return;
