@@ -130,7 +130,9 @@ async function send(path) {
     if (sealed) {
       if (app.saveDraft) app.saveDraft("form", null);
       await app.refresh();
-      await load();
+      // A resolved phase: the refresh sees the new phase, whose "phase" event loads the form.
+      // Sealed only: the phase stays, so no event; load the form to show it sealed.
+      if (!body.resolved) await load();
     }
     return;
   }
