@@ -11,6 +11,7 @@ let app = null;
 let root = null;
 let data = null; // the last GET /forms answer
 let timer = null;
+let asked = 0; // the number of the latest GET /forms sent
 
 // -- talking to the server -------------------------------------------------------------------
 
@@ -129,7 +130,9 @@ async function send(path) {
     if (sealed) {
       if (app.saveDraft) app.saveDraft("form", null);
       await app.refresh();
-      await load();
+      // A resolved phase: the refresh sees the new phase, whose "phase" event loads the form.
+      // Sealed only: the phase stays, so no event; load the form to show it sealed.
+      if (!body.resolved) await load();
     }
     return;
   }
@@ -141,7 +144,9 @@ async function send(path) {
 }
 
 async function load() {
+  const mine = ++asked;
   const { response, body } = await app.api("/forms");
+  if (mine !== asked) return; // a newer load was sent meanwhile: its answer is the one to show
   if (!response.ok) return;
   // The same phase and form as shown (a second load for one change): keep what is filled in.
   if (data && JSON.stringify(body) === JSON.stringify(data)) return;

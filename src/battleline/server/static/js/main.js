@@ -191,13 +191,42 @@ function show(v) {
   }
 }
 
-async function poll() {
+// One read of the view at a time. Each read asks for the events after `cursor` and moves it on,
+// so two reads in flight would ask from the same cursor: both answers carry the same new events
+// (listed twice), and the older one, arriving last, would put back its phase and an older cursor.
+// Dropping a late answer is no cure either, as the cursor it carries may be the only one past
+// its events. So a read asked for while one is in flight waits for it and then reads again;
+// every caller asking meanwhile shares that one follow-up read (its answer is at least as new as
+// the moment they asked).
+let reading = null; // the read in flight
+let readingNext = null; // the read queued behind it
+
+function poll() {
+  if (!reading) {
+    reading = readView().finally(() => {
+      reading = null;
+    });
+    return reading;
+  }
+  if (!readingNext) {
+    const again = () => {
+      readingNext = null;
+      return poll();
+    };
+    readingNext = reading.then(again, again);
+  }
+  return readingNext;
+}
+
+async function readView() {
+  const asked = `${seat.game}/${seat.token}`;
   let answer;
   try {
     answer = await api(`/view?since=${cursor}`);
   } catch (_) {
     return false; // the server cannot be reached (the live part says so)
   }
+  if (asked !== `${seat.game}/${seat.token}`) return false; // another seat was joined meanwhile
   const { response, body } = answer;
   if (!response.ok) {
     say(problem(body, response), "error");

@@ -84,8 +84,11 @@ export function showClock(box, game, onClock = () => {}) {
       left > 0 ? `${label}: ${timeLeft(left)} left` : `${label}: the deadline has passed`;
     box.classList.toggle("running-overdue", left <= 0);
   };
+  let asked = 0; // the number of the latest read of the clock
   const load = async () => {
+    const mine = ++asked;
     const got = await getJson(`/api/games/${encodeURIComponent(game)}/clock`);
+    if (mine !== asked) return; // a newer read was sent meanwhile (a phase change, the timer)
     if (!got.ok || !got.body) return;
     const c = got.body;
     onClock(c);

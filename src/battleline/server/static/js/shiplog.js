@@ -12,6 +12,7 @@ let sheet = null;
 let note = null;
 let logs = { ships: [], enemies: [] };
 let shownKey = "";
+let askedKey = ""; // the view's key of the latest read (a second view before its answer: no read)
 let asking = 0;
 
 function el(tag, cls, text) {
@@ -166,9 +167,18 @@ function draw() {
 
 async function refresh(key) {
   const ticket = ++asking;
-  const { response, body } = await app.api("/shiplog");
+  askedKey = key;
+  let answer;
+  try {
+    answer = await app.api("/shiplog");
+  } catch (_) {
+    if (ticket === asking) askedKey = ""; // read again with the next view
+    return;
+  }
   if (ticket !== asking) return; // a newer answer is on its way
+  const { response, body } = answer;
   if (!response.ok) {
+    askedKey = "";
     note.textContent = body && typeof body.detail === "string" ? body.detail : `the server answered ${response.status}`;
     sheet.replaceChildren();
     picker.replaceChildren();
@@ -190,10 +200,11 @@ export function mount(shared) {
   build();
   app.on("joined", () => {
     shownKey = "";
+    askedKey = "";
     part.hidden = false;
   });
   app.on("view", ({ view, events }) => {
     const key = `${view.turn}/${view.phase}/${view.result}`;
-    if (key !== shownKey || (events && events.length)) refresh(key);
+    if (key !== askedKey || (events && events.length)) refresh(key);
   });
 }

@@ -23,6 +23,7 @@ const state = {
   selected: null, // name of the selected own ship
   box: null, // the viewBox {x, y, w, h} in px
   turn: null, // the turn shown (null: live)
+  asked: 0, // the number of the latest GET /table sent
 };
 
 const px = (m) => m * PX_PER_M;
@@ -391,7 +392,9 @@ function select(name) {
 async function load() {
   const app = state.app;
   const q = state.turn === null ? "" : `?turn=${state.turn}`;
+  const mine = ++state.asked;
   const { response, body } = await app.api(`/table${q}`);
+  if (mine !== state.asked) return; // a newer load (a later phase or turn) was sent meanwhile
   const note = app.$("table-note");
   if (!response.ok) {
     note.textContent = body && typeof body.detail === "string" ? body.detail : `the table could not be read (${response.status})`;

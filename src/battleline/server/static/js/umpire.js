@@ -12,6 +12,7 @@ let timer = null;
 let shownPicture = "";
 let afterShown = false;
 let lastFull = "";
+let asked = 0; // the number of the latest refresh begun (the timer and the actions overlap)
 
 function call(path, options = {}) {
   const headers = { "X-Battleline-Token": seat.token, ...(options.headers || {}) };
@@ -74,7 +75,9 @@ function sideRow(s, running) {
 }
 
 async function refresh() {
+  const mine = ++asked;
   const got = await call("/umpire/running");
+  if (mine !== asked) return true; // a newer refresh was begun meanwhile: it shows the game
   if (!got.ok) {
     say((got.body && got.body.detail) || `the server answered ${got.status}`, "error");
     return false;
@@ -106,6 +109,7 @@ async function refresh() {
   // The full picture (every event) only when something changed: it grows with the game.
   const changed = JSON.stringify([r.turn, r.phase, r.finished, r.sides, r.actions.length]);
   const full = changed === lastFull ? { ok: false } : await call("/umpire");
+  if (mine !== asked) return true;
   if (full.ok) {
     lastFull = changed;
     const pending = Object.entries(full.body.pending || {});
