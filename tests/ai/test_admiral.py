@@ -14,7 +14,7 @@ from battleline.ai.base import Admiral, legal_lines, play
 from battleline.ai.damage_control import dc_plan
 from battleline.ai.gunnery import choose_ammo
 from battleline.ai.picture import build_picture
-from battleline.ai.tactics import is_beaten, line_heading
+from battleline.ai.tactics import division_of, is_beaten, line_heading
 from battleline.engine import Game, view
 from battleline.engine.events import Event, EventKind
 from battleline.engine.flow import admiral_seed
@@ -432,3 +432,80 @@ def test_a_division_is_steered_from_its_first_ship_whose_rudder_is_free() -> Non
         picture = build_picture(_channel_view(jam(jammed)))
         got = steering_lead(picture, division_of(picture, "1st Division"), division)
         assert got == want, jammed
+
+
+#: Four of the six British battleships: with them sunk the side is beaten.
+SUNK_LINE = ("Prince George", "Victorious", "Royal Sovereign", "Empress of India")
+
+
+def _eclipse_stopped(enemy: str, pose: Pose, *, line_lost: bool = True) -> SideView:
+    """Eclipse dead in the water (crippled, BF6-PROP); with ``line_lost`` four battleships sunk
+    (the side beaten); one enemy ship in sight, at ``pose``."""
+
+    def edit(v: SideView) -> SideView:
+        for ship in v.own:
+            if ship.name == "Eclipse":
+                ship.log.propulsion.destroyed = len(ship.log.propulsion.speeds)
+            if line_lost and ship.name in SUNK_LINE:
+                ship.log.sunk = True
+        return _with_enemy(v, enemy, pose)
+
+    return _channel_view(edit)
+
+
+def test_BF6_CF_06_a_ship_that_can_be_neither_saved_nor_fought_on_is_scuttled() -> None:
+    """Eclipse stopped, the side beaten and Bouvet 1.1 km off: her captain scuttles her, and
+    that is her only declaration. Talbot, still steaming, is not scuttled."""
+    lines = FleetAdmiral("Britain", 1).orders(
+        _eclipse_stopped("Bouvet", Pose(1000.0, 500.0, 90.0)), "damage"
+    )
+    assert is_beaten(build_picture(_eclipse_stopped("Bouvet", Pose(1000.0, 500.0, 90.0))))
+    assert "Eclipse: SCUTTLE" in lines
+    assert not any(line.startswith("Talbot:") and "SCUTTLE" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("enemy", "pose", "line_lost", "why"),
+    [
+        ("Bouvet", Pose(1000.0, 20000.0, 90.0), True, "no enemy near enough to take her"),
+        ("Bouvet", Pose(1000.0, 500.0, 90.0), False, "the side is neither beaten nor outgunned"),
+        ("Framee", Pose(1000.0, 500.0, 90.0), True, "only a torpedo craft near"),
+    ],
+)
+def test_BF6_CF_06_no_scuttling_while_help_or_escape_remains(
+    enemy: str, pose: Pose, line_lost: bool, why: str
+) -> None:
+    """The same stopped Eclipse is not scuttled when one condition fails."""
+    lines = FleetAdmiral("Britain", 1).orders(
+        _eclipse_stopped(enemy, pose, line_lost=line_lost), "damage"
+    )
+    assert not any("SCUTTLE" in line for line in lines), why
+
+
+@pytest.mark.slow
+def test_BF6_CF_06_santiago_captains_scuttle_through_the_rules() -> None:
+    """Whole games: at Santiago the admirals' SCUTTLE declarations pass the order gate and the
+    Damage Phase sinks the ships (seeds 3 and 4 each lose one this way); a scuttling that
+    only partly succeeds may capsize the ship instead, which loses her too (BF6-CF-06)."""
+    scuttled = []
+    for seed in (3, 4):
+        game = play(new_game("santiago-1898", seed))
+        lost = {n: log.lost_reason for n, log in game.state.logs.items() if log.sunk}
+        assert set(lost.values()) <= {"sank", "scuttled", "capsized"}
+        scuttled += [n for n, why in lost.items() if why == "scuttled"]
+    assert scuttled
+
+
+def test_a_division_with_no_ship_in_the_battle_lists_only_ships_afloat() -> None:
+    """Eclipse sunk and Talbot struck: the admiral's picture of the division holds Talbot only
+    (a sunk ship has left the picture, so naming her there stopped the command phase with a
+    KeyError once scuttled ships went down beside struck ones)."""
+
+    def edit(v: SideView) -> SideView:
+        v.ship("Eclipse").log.sunk = True
+        v.ship("Talbot").log.surrendered = True
+        return v
+
+    shown = _channel_view(edit)
+    assert division_of(build_picture(shown), "Cruisers").ships == ("Talbot",)
+    FleetAdmiral("Britain", 1).orders(shown, "command")  # plans without the division

@@ -26,6 +26,7 @@ from battleline.ai.damage_control import dc_plan
 from battleline.ai.gunnery import fire_plan, legal_entries, prime_targets, target_order
 from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.ranging import Fall, RangeKeeper, Skill, fall_of, get_skill
+from battleline.ai.scuttling import scuttles
 from battleline.ai.steering import ObstacleTable, steering_lead, wake_track
 from battleline.ai.tactics import (
     SURRENDER_BRACKETS,
@@ -56,7 +57,7 @@ from battleline.ai.torpedoes import RUN_MIN_M, attack_run, launch_plan
 from battleline.engine.events import EventKind
 from battleline.engine.geometry import Pose, bearing, signed_angle
 from battleline.errors import BattlelineError
-from battleline.rulesets.bf1900.damage.declarations import format_declarations
+from battleline.rulesets.bf1900.damage.declarations import DCAction, format_declarations
 from battleline.rulesets.bf1900.divisions import Division
 from battleline.rulesets.bf1900.movement import turn_radius_m
 from battleline.rulesets.bf1900.view import SideView
@@ -188,7 +189,7 @@ class FleetAdmiral:
         others = ObstacleTable(picture.poses, self.last_moves, STRAIGHT_ON_RUN_M)
         for name, info in picture.view.divisions.items():
             division = division_of(picture, name)
-            alive = [s for s in division.ships if picture.own[s].log.in_battle]
+            alive = [s for s in division.ships if s in picture.own and picture.own[s].log.in_battle]
             if not alive:
                 continue
             divisions[name] = division
@@ -496,7 +497,7 @@ class FleetAdmiral:
         entries = []
         for name in picture.view.divisions:
             division = division_of(picture, name)
-            alive = [s for s in division.ships if picture.own[s].log.in_battle]
+            alive = [s for s in division.ships if s in picture.own and picture.own[s].log.in_battle]
             if not alive:
                 continue
             spotter = division.flagship if division.flagship in alive else alive[0]
@@ -529,9 +530,14 @@ class FleetAdmiral:
     # -- damage control -------------------------------------------------------------------
 
     def damage_control(self, picture: Picture) -> list[str]:
-        """Each damaged ship's declarations by priority within its DC dice (BF6-DC-01..04)."""
+        """Each damaged ship's declarations by priority within its DC dice (BF6-DC-01..04); a
+        ship that can be neither saved nor fought on is scuttled instead (BF6-CF-06,
+        :func:`~battleline.ai.scuttling.scuttles`)."""
         lines = []
         for ship in picture.able():
+            if scuttles(picture, ship.name):
+                lines.append(f"{ship.name}: {DCAction.SCUTTLE.value}")
+                continue
             decls = dc_plan(ship.log)
             if decls:
                 lines.append(f"{ship.name}: {format_declarations(decls)}")

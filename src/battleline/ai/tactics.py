@@ -181,12 +181,14 @@ def division_of(picture: Picture, name: str) -> Division:
     """A division as the rules see it, rebuilt from the view (ships still in the battle)."""
     info = picture.view.divisions[name]
     ships = tuple(s for s in info["ships"] if s in picture.own and picture.own[s].log.in_battle)
-    flag = info["flagship"] if info["flagship"] in ships else (ships[0] if ships else "")
+    # None in the battle: the ships still afloat (a sunk ship has left the picture), if any.
+    ships = ships or tuple(s for s in info["ships"] if s in picture.own) or tuple(info["ships"])
+    flag = info["flagship"] if info["flagship"] in ships else ships[0]
     return Division(
         name,
         picture.view.side,
-        ships or tuple(info["ships"]),
-        flag or info["flagship"],
+        ships,
+        flag,
         Formation(info["formation"]),
         fleet_flagship=bool(info["fleet_flagship"]),
     )
