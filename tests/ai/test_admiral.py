@@ -24,7 +24,7 @@ from battleline.rulesets.bf1900.damage.declarations import format_declarations
 from battleline.rulesets.bf1900.damage.step3 import validate_declarations
 from battleline.rulesets.bf1900.hits import Ammo
 from battleline.rulesets.bf1900.scenario import lookup_class
-from battleline.rulesets.bf1900.ship import Compartment, FloodLevel
+from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, GunClass
 from battleline.rulesets.bf1900.shiplog import Mark, ShipLog, SinkingState
 from battleline.rulesets.bf1900.view import SideView
 
@@ -438,14 +438,28 @@ def test_a_division_is_steered_from_its_first_ship_whose_rudder_is_free() -> Non
 SUNK_LINE = ("Prince George", "Victorious", "Royal Sovereign", "Empress of India")
 
 
-def _eclipse_stopped(enemy: str, pose: Pose, *, line_lost: bool = True) -> SideView:
-    """Eclipse dead in the water (crippled, BF6-PROP); with ``line_lost`` four battleships sunk
-    (the side beaten); one enemy ship in sight, at ``pose``."""
+def _silence_mains(log: ShipLog) -> None:
+    """Put every main-gun position and battery of a ship out of action."""
+    for mount in log.cls.mountings_of(GunClass.MAIN):
+        if mount.is_lettered:
+            log.positions[mount.key].destroyed = True
+        else:
+            log.batteries[mount.key][:] = [Mark.DESTROYED] * len(log.batteries[mount.key])
+
+
+def _eclipse_stopped(
+    enemy: str, pose: Pose, *, line_lost: bool = True, silenced: bool = True
+) -> SideView:
+    """Eclipse dead in the water (BF6-PROP) and, with ``silenced``, her main guns out of action;
+    with ``line_lost`` four battleships sunk (the side beaten); one enemy ship in sight, at
+    ``pose``."""
 
     def edit(v: SideView) -> SideView:
         for ship in v.own:
             if ship.name == "Eclipse":
                 ship.log.propulsion.destroyed = len(ship.log.propulsion.speeds)
+                if silenced:
+                    _silence_mains(ship.log)
             if line_lost and ship.name in SUNK_LINE:
                 ship.log.sunk = True
         return _with_enemy(v, enemy, pose)
@@ -454,8 +468,8 @@ def _eclipse_stopped(enemy: str, pose: Pose, *, line_lost: bool = True) -> SideV
 
 
 def test_BF6_CF_06_a_ship_that_can_be_neither_saved_nor_fought_on_is_scuttled() -> None:
-    """Eclipse stopped, the side beaten and Bouvet 1.1 km off: her captain scuttles her, and
-    that is her only declaration. Talbot, still steaming, is not scuttled."""
+    """Eclipse stopped with her main guns silenced, the side beaten and Bouvet 1.1 km off: her
+    captain scuttles her, and that is her only declaration. Talbot, still steaming, is not."""
     lines = FleetAdmiral("Britain", 1).orders(
         _eclipse_stopped("Bouvet", Pose(1000.0, 500.0, 90.0)), "damage"
     )
@@ -465,35 +479,39 @@ def test_BF6_CF_06_a_ship_that_can_be_neither_saved_nor_fought_on_is_scuttled() 
 
 
 @pytest.mark.parametrize(
-    ("enemy", "pose", "line_lost", "why"),
+    ("enemy", "pose", "line_lost", "silenced", "why"),
     [
-        ("Bouvet", Pose(1000.0, 20000.0, 90.0), True, "no enemy near enough to take her"),
-        ("Bouvet", Pose(1000.0, 500.0, 90.0), False, "the side is neither beaten nor outgunned"),
-        ("Framee", Pose(1000.0, 500.0, 90.0), True, "only a torpedo craft near"),
+        ("Bouvet", Pose(1000.0, 20000.0, 90.0), True, True, "no enemy near enough to take her"),
+        ("Bouvet", Pose(1000.0, 500.0, 90.0), False, True, "the side not beaten nor outgunned"),
+        ("Framee", Pose(1000.0, 500.0, 90.0), True, True, "only a torpedo craft near"),
+        ("Bouvet", Pose(1000.0, 500.0, 90.0), True, False, "her main guns still fight"),
     ],
 )
 def test_BF6_CF_06_no_scuttling_while_help_or_escape_remains(
-    enemy: str, pose: Pose, line_lost: bool, why: str
+    enemy: str, pose: Pose, line_lost: bool, silenced: bool, why: str
 ) -> None:
-    """The same stopped Eclipse is not scuttled when one condition fails."""
+    """The same stopped Eclipse is not scuttled when one condition fails; stopped with her
+    guns in action she is crippled but fights on, as the Chinese battleships did at the Yalu."""
     lines = FleetAdmiral("Britain", 1).orders(
-        _eclipse_stopped(enemy, pose, line_lost=line_lost), "damage"
+        _eclipse_stopped(enemy, pose, line_lost=line_lost, silenced=silenced), "damage"
     )
     assert not any("SCUTTLE" in line for line in lines), why
 
 
 @pytest.mark.slow
 def test_BF6_CF_06_santiago_captains_scuttle_through_the_rules() -> None:
-    """Whole games: at Santiago the admirals' SCUTTLE declarations pass the order gate and the
-    Damage Phase sinks the ships (seeds 3 and 4 each lose one this way); a scuttling that
-    only partly succeeds may capsize the ship instead, which loses her too (BF6-CF-06)."""
-    scuttled = []
-    for seed in (3, 4):
-        game = play(new_game("santiago-1898", seed))
-        lost = {n: log.lost_reason for n, log in game.state.logs.items() if log.sunk}
-        assert set(lost.values()) <= {"sank", "scuttled", "capsized"}
-        scuttled += [n for n, why in lost.items() if why == "scuttled"]
-    assert scuttled
+    """A whole game (seed 1): the Spanish admiral's SCUTTLE declarations pass the order gate and
+    the Damage Phase loses the ships. A scuttling that only partly succeeds capsizes the ship
+    instead (BF6-CF-06; ``capsized`` is written by the scuttling roll alone), as Infanta Maria
+    Teresa and Almirante Oquendo do here; before the admirals scuttled, all five ships lost in
+    this game sank."""
+    game = play(new_game("santiago-1898", 1))
+    lost = {n: log.lost_reason for n, log in game.state.logs.items() if log.sunk}
+    assert set(lost.values()) <= {"sank", "scuttled", "capsized"}
+    assert {n for n, why in lost.items() if why != "sank"} >= {
+        "Infanta Maria Teresa",
+        "Almirante Oquendo",
+    }
 
 
 def test_a_division_with_no_ship_in_the_battle_lists_only_ships_afloat() -> None:

@@ -1,12 +1,13 @@
-"""When a captain scuttles his ship (BF6-CF-06): crippled, unable to get away, an enemy big ship
-close by and no help coming.
+"""When a captain scuttles his ship (BF6-CF-06): every main gun silenced, unable to get away, an
+enemy big ship close by and no help coming.
 
 The rules let a ship scuttle herself in the Damage Phase; they leave the when to the player. The
 record's captains did it when the ship could be neither saved nor fought on: Rurik at Ulsan,
 steering gone and the Japanese cruisers closing; Cervera's cruisers at Santiago, burning and run
-ashore with the American squadron at their heels; Varyag and Koreets at Chemulpo. A ship of a
-winning side never does (she is towed home), nor one threatened only by torpedo craft, which
-cannot take her.
+ashore with the American squadron at their heels; Varyag and Koreets at Chemulpo. A ship whose
+main guns still fight does not (the Chinese battleships at the Yalu fought on all afternoon,
+slowed, burning and struck a hundred times and more, and survived), nor one of a winning side
+(she is towed home), nor one threatened only by torpedo craft, which cannot take her.
 """
 
 from __future__ import annotations
@@ -16,28 +17,31 @@ from battleline.ai.tactics import SURRENDER_BRACKETS, is_beaten, outgunned
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.damage.declarations import DCAction, DCDeclaration
 from battleline.rulesets.bf1900.damage.step3 import validate_declarations
+from battleline.rulesets.bf1900.ship import GunClass
 from battleline.rulesets.bf1900.shiplog import ShipLog
-from battleline.rulesets.bf1900.victory import crippled
 
-#: Below this share of her class's top speed a crippled ship cannot get away (the share at which
-#: the admiral counts a ship lame, :func:`~battleline.ai.tactics.lame`).
+#: Below this share of her class's top speed a ship cannot get away (the share at which the
+#: admiral counts a ship lame, :func:`~battleline.ai.tactics.lame`).
 CANNOT_GET_AWAY = 0.6
 
 
-def cannot_get_away(log: ShipLog) -> bool:
-    """Crippled (:func:`~battleline.rulesets.bf1900.victory.crippled`) and down to under
-    :data:`CANNOT_GET_AWAY` of her top speed, or stopped."""
-    return crippled(log) and log.speed_knots < CANNOT_GET_AWAY * log.cls.max_knots
+def lost_cause(log: ShipLog) -> bool:
+    """Every main-gun position and battery out of action and down to under
+    :data:`CANNOT_GET_AWAY` of her top speed, or stopped: she can neither fight on nor get
+    away. A ship without main guns is never a lost cause by this test."""
+    mains = log.cls.mountings_of(GunClass.MAIN)
+    silenced = bool(mains) and all(log.guns_of(m) == 0 for m in mains)
+    return silenced and log.speed_knots < CANNOT_GET_AWAY * log.cls.max_knots
 
 
 def scuttles(picture: Picture, name: str) -> bool:
-    """Whether the captain of own ship ``name`` scuttles her this Damage Phase: she cannot get
-    away (:func:`cannot_get_away`), an enemy ship that is not a torpedo craft is seen within
-    :data:`~battleline.ai.tactics.SURRENDER_BRACKETS` range brackets (near enough to take her,
-    the same reach as striking the colours), the side is beaten or outgunned, and the rules
-    allow the declaration now (DC dice left, no scuttling already under way; BF6-CF-06)."""
+    """Whether the captain of own ship ``name`` scuttles her this Damage Phase: she can neither
+    fight on nor get away (:func:`lost_cause`); an enemy ship that is not a torpedo craft is
+    seen within :data:`~battleline.ai.tactics.SURRENDER_BRACKETS` range brackets (near enough
+    to take her, the reach at which a division strikes); the side is beaten or outgunned; and
+    the rules allow the declaration now (DC dice left, no scuttling under way; BF6-CF-06)."""
     log = picture.own[name].log
-    if not log.in_battle or log.scuttling or not cannot_get_away(log):
+    if not log.in_battle or log.scuttling or not lost_cause(log):
         return False
     reach = SURRENDER_BRACKETS * picture.scale.bracket_m
     near = any(
@@ -52,4 +56,4 @@ def scuttles(picture: Picture, name: str) -> bool:
     return True
 
 
-__all__ = ["CANNOT_GET_AWAY", "cannot_get_away", "scuttles"]
+__all__ = ["CANNOT_GET_AWAY", "lost_cause", "scuttles"]
