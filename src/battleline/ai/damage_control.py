@@ -6,7 +6,7 @@ from __future__ import annotations
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.damage.declarations import DCAction, DCDeclaration
 from battleline.rulesets.bf1900.damage.locations import position_compartment
-from battleline.rulesets.bf1900.damage.step3 import counterflood_zones, validate_declarations
+from battleline.rulesets.bf1900.damage.step3 import DeclarationCheck, counterflood_zones
 from battleline.rulesets.bf1900.flood_tables import SINK_ROLL_FROM
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, GunClass
 from battleline.rulesets.bf1900.shiplog import Mark, RudderState, ShipLog
@@ -97,18 +97,20 @@ def dc_plan(log: ShipLog) -> list[DCDeclaration]:
     :func:`validate_declarations` (BF6-DC-02/04): an action refused is skipped.
 
     The dice are counted once: nothing here changes the log. Each declaration is checked with
-    all those kept before it, as the rules check a ship's declarations together; there are never
-    more of them than the ship's DC dice.
+    all those kept before it, as the rules check a ship's declarations together
+    (:class:`DeclarationCheck`: only the newcomer and the dice total, the rest having passed);
+    there are never more of them than the ship's DC dice.
     """
     dice = log.dc_dice if log.in_battle else 0
     if dice <= 0:
         return []
+    check = DeclarationCheck(log)
     kept: list[DCDeclaration] = []
     for decl in dc_priorities(log):
         if len(kept) >= dice:
             break
         try:
-            validate_declarations(log, [*kept, decl])
+            check.add(decl)
         except BattlelineError:
             continue
         kept.append(decl)

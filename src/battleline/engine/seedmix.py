@@ -76,20 +76,30 @@ def mixed(words: Sequence[int]) -> Mixed:
 
 def extended(state: Mixed, words: Sequence[int]) -> Mixed:
     """``state`` (:func:`mixed` of at least :data:`POOL_SIZE` words) with ``words`` mixed in
-    after them: the same as :func:`mixed` of all the words together."""
+    after them: the same as :func:`mixed` of all the words together.
+
+    Each word is hashed with the next four hash constants and mixed into the four pool words in
+    turn; written out without loops or calls (it runs for every observation a side makes)."""
     pool, const = state
     a, b, c, d = pool
+    mult, mask = _MULT_A, _MASK
+    left, right = _MIX_MULT_L, _MIX_MULT_R
     for word in words:
         hashed = []
         for _ in range(POOL_SIZE):
             value = word ^ const
-            const = (const * _MULT_A) & _MASK
-            value = (value * const) & _MASK
+            const = (const * mult) & mask
+            value = (value * const) & mask
             hashed.append(value ^ (value >> _XSHIFT))
-        a = _mix(a, hashed[0])
-        b = _mix(b, hashed[1])
-        c = _mix(c, hashed[2])
-        d = _mix(d, hashed[3])
+        ha, hb, hc, hd = hashed
+        a = (left * a - right * ha) & mask
+        a ^= a >> _XSHIFT
+        b = (left * b - right * hb) & mask
+        b ^= b >> _XSHIFT
+        c = (left * c - right * hc) & mask
+        c ^= c >> _XSHIFT
+        d = (left * d - right * hd) & mask
+        d ^= d >> _XSHIFT
     return (a, b, c, d), const
 
 
@@ -98,13 +108,19 @@ def state_uint64(state: Mixed, n: int) -> list[int]:
     Python integers: ``2 n`` 32-bit words, paired low word first."""
     pool = state[0]
     const = _INIT_B
-    words: list[int] = []
+    mult, mask = _MULT_B, _MASK
+    out: list[int] = []
+    low = 0
     for i in range(2 * n):
         value = pool[i % POOL_SIZE] ^ const
-        const = (const * _MULT_B) & _MASK
-        value = (value * const) & _MASK
-        words.append(value ^ (value >> _XSHIFT))
-    return [words[2 * k] | (words[2 * k + 1] << 32) for k in range(n)]
+        const = (const * mult) & mask
+        value = (value * const) & mask
+        word = value ^ (value >> _XSHIFT)
+        if i % 2:
+            out.append(low | (word << 32))
+        else:
+            low = word
+    return out
 
 
 __all__ = ["POOL_SIZE", "Mixed", "extended", "mixed", "state_uint64", "uint32_words"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import pytest
 
@@ -562,3 +563,37 @@ def test_BF6_GUN_01_estimates_stay_with_their_writer_through_a_played_gunnery_ph
     for est in estimates:
         assert f"@{est}" not in dumped and f'"estimate_m": {float(est)}' not in dumped
     assert all(f"{a}: {line}" in [e.text for e in mine.events] for line in lines)
+
+
+def test_the_resolution_receives_only_logs_the_whole_check_accepts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """BF6-GUN-01 through the game: the ruleset's resolver does not validate a gunnery log again
+    (``checked=True``: each side's log was validated when sealed, on the same table). In a
+    played game every log it resolves passes the whole check all the same, both sides' entries
+    together, and an illegal one never reaches it: it is refused on submission."""
+    from battleline.ai.base import play
+    from battleline.game import new_game
+    from battleline.rulesets.bf1900 import gunnery
+    from battleline.rulesets.bf1900.gunnery_checks import sight_lines, validate_entries
+
+    resolve = gunnery.resolve_gunnery
+    resolved: list[int] = []
+
+    def checking(*args: Any, **options: Any) -> Any:
+        entries, poses, logs, scale, land = args[:5]
+        assert options.get("checked") is True
+        validate_entries(entries, poses, logs, scale, sight_lines(poses, logs, scale, land))
+        resolved.append(len(entries))
+        return resolve(*args, **options)
+
+    monkeypatch.setattr(gunnery, "resolve_gunnery", checking)
+    game = new_game("cruiser-duel", 3)
+    while game.spec.name != "gunnery":
+        for side in game.pending.waiting_for:
+            game.submit(side, [])
+    a = game.state.sides[0]
+    with pytest.raises(IllegalOrderError):
+        game.submit(a, ["Nowhere: Somebody @3000 A:2"])
+    play(game)
+    assert sum(resolved) > 0, "the duel fires"

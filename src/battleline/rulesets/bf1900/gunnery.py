@@ -247,6 +247,7 @@ def resolve_gunnery(
     events: EventLog,
     *,
     turn: int = 0,
+    checked: bool = False,
 ) -> list[ShellSet]:
     """The Gunnery Phase once every estimate is written (BF6-GUN-03, BF6-MEAS-01).
 
@@ -254,9 +255,12 @@ def resolve_gunnery(
     every estimate (a public SPLASH or HIT_ZONE marker and the umpire's figures, see
     :func:`mark_fall`), returns the shell sets of
     all hit zones, and records which ROF-½ mountings fired (for AMB-10) on every ship log.
+    ``checked``: every entry was validated on this very table already (each side's log, when
+    the ruleset's parser sealed it), so it is not validated a second time.
     """
     sight = sight_lines(poses, logs, scale, land)
-    validate_entries(entries, poses, logs, scale, sight, turn=turn)
+    if not checked:
+        validate_entries(entries, poses, logs, scale, sight, turn=turn)
     abandoned: set[str] = set()
     for name in dict.fromkeys(e.firer for e in entries):
         log = logs[name]

@@ -39,43 +39,47 @@ def grid_poses(
     s = (np.arange(n_steps + 1) / n_steps)[None, :] * lengths[:, None]
     counts = np.array([len(t.distances) for t in paths], dtype=np.intp)
     width = max(2, int(counts.max()))
-    dist = np.full((n, width), np.inf)
-    px, py, turns = np.zeros((n, width)), np.zeros((n, width)), np.zeros((n, width))
+    # The tracks' points, one row a track: distance along it, x, y and the turn so far.
+    table = np.zeros((4, n, width))
+    table[0] = np.inf
     if counts.sum():
         owner = np.repeat(np.arange(n), counts)
         col = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
         total = int(counts.sum())
-        dist[owner, col] = np.fromiter(
+        table[0, owner, col] = np.fromiter(
             chain.from_iterable(t.distances for t in paths), float, total
         )
-        turns[owner, col] = np.fromiter(chain.from_iterable(t.turns for t in paths), float, total)
+        table[3, owner, col] = np.fromiter(
+            chain.from_iterable(t.turns for t in paths), float, total
+        )
         flat = chain.from_iterable(chain.from_iterable(t.points) for t in paths)
         pts = np.fromiter(flat, float, 2 * total).reshape(-1, 2)
-        px[owner, col], py[owner, col] = pts[:, 0], pts[:, 1]
+        table[1, owner, col], table[2, owner, col] = pts[:, 0], pts[:, 1]
+    dist = table[0]
     last = np.maximum(counts - 2, 0)[:, None]
     i = np.empty(s.shape, dtype=np.intp)
     for r, c in enumerate(counts.tolist()):
         i[r] = np.searchsorted(dist[r, :c], s[r], side="right") - 1
     i = np.minimum(np.maximum(i, 0), last)
-    j = i + 1
-    row = np.arange(n)[:, None]
-    d0, d1 = dist[row, i], dist[row, j]
+    # Each sub-step's point before and after it on its track: all four values in one gather.
+    at = i + (np.arange(n) * width)[:, None]
+    flat_table = table.reshape(4, -1)
+    before, after = np.take(flat_table, at, axis=1), np.take(flat_table, at + 1, axis=1)
+    d0, d1 = before[0], after[0]
     with np.errstate(divide="ignore", invalid="ignore"):
         f = np.where(d1 <= d0, 0.0, (s - d0) / (d1 - d0))
-        xs = px[row, i] + f * (px[row, j] - px[row, i])
-        ys = py[row, i] + f * (py[row, j] - py[row, i])
+        # x, y and the turn so far, each ``v0 + f * (v1 - v0)``, as :meth:`Track._at` does.
+        v = before[1:] + f * (after[1:] - before[1:])
         start_h = np.array([t.start.heading for t in paths])[:, None]
-        hs = np.mod(start_h + (turns[row, i] + f * (turns[row, j] - turns[row, i])), 360.0)
-    hs = np.where(hs == 360.0, 0.0, hs)
+        v[2] = np.mod(start_h + v[2], 360.0)
+    v[2][v[2] == 360.0] = 0.0
     at_end = s >= lengths[:, None]
     at_start = ~at_end & ((s <= 0) | (counts == 0)[:, None])
     starts = [(t.start.x, t.start.y, norm360(t.start.heading + 0.0)) for t in paths]
     ends = [(t.end.x, t.end.y, t.end.heading) for t in paths]
-    out = []
-    for k, v in enumerate((xs, ys, hs)):
-        first = np.array([p[k] for p in starts])[:, None]
-        final = np.array([p[k] for p in ends])[:, None]
-        out.append(np.where(at_end, final, np.where(at_start, first, v)))
+    first = np.array(starts).T[:, :, None]
+    final = np.array(ends).T[:, :, None]
+    out = np.where(at_end, final, np.where(at_start, first, v))
     for r, c in zip(*np.nonzero(~at_end & ~at_start & (counts < 2)[:, None]), strict=True):
         p = paths[r].pose_at(float(s[r, c]))  # a track of one point: the scalar way
         out[0][r, c], out[1][r, c], out[2][r, c] = p.x, p.y, p.heading

@@ -146,7 +146,12 @@ def resolve_movement(
 
 def resolve_gunnery(state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog) -> None:
     """Measure every sealed estimate at once (BF6-GUN-03, BF6-MEAS-01); sinking ships' crews roll
-    first (BF6-SINK-04). The shell sets of the hit zones wait for Damage Step Two."""
+    first (BF6-SINK-04). The shell sets of the hit zones wait for Damage Step Two.
+
+    Each side's entries were validated against this table when sealed (:func:`parse_gunnery`,
+    the phase's parser; nothing moves between a phase's orders and its resolution), and a
+    check of the whole log is each side's checks together (they concern each firer alone), so
+    they are not validated again."""
     entries = [e for side in state.sides for e in orders[side]]
     state.shell_sets = []
     if not entries:
@@ -160,6 +165,7 @@ def resolve_gunnery(state: Bf1900State, orders: Orders, dice: SeededDice, events
         dice,
         events,
         turn=state.turn,
+        checked=True,
     )
 
 
