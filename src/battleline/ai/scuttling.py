@@ -13,25 +13,22 @@ slowed, burning and struck a hundred times and more, and survived), nor one of a
 from __future__ import annotations
 
 from battleline.ai.picture import Picture, is_flotilla
-from battleline.ai.tactics import SURRENDER_BRACKETS, is_beaten, outgunned
+from battleline.ai.tactics import SURRENDER_BRACKETS, is_beaten, outgunned, slowed
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.damage.declarations import DCAction, DCDeclaration
 from battleline.rulesets.bf1900.damage.step3 import validate_declarations
 from battleline.rulesets.bf1900.ship import GunClass
 from battleline.rulesets.bf1900.shiplog import ShipLog
 
-#: Below this share of her class's top speed a ship cannot get away (the share at which the
-#: admiral counts a ship lame, :func:`~battleline.ai.tactics.lame`).
-CANNOT_GET_AWAY = 0.6
-
 
 def lost_cause(log: ShipLog) -> bool:
-    """Every main-gun position and battery out of action and down to under
-    :data:`CANNOT_GET_AWAY` of her top speed, or stopped: she can neither fight on nor get
-    away. A ship without main guns is never a lost cause by this test."""
+    """Every main-gun position and battery out of action and
+    :func:`~battleline.ai.tactics.slowed` (the speed at which the admiral counts a ship lame):
+    she can neither fight on nor get away. A ship without main guns is never a lost cause by
+    this test."""
     mains = log.cls.mountings_of(GunClass.MAIN)
     silenced = bool(mains) and all(log.guns_of(m) == 0 for m in mains)
-    return silenced and log.speed_knots < CANNOT_GET_AWAY * log.cls.max_knots
+    return silenced and slowed(log)
 
 
 def scuttles(picture: Picture, name: str) -> bool:
@@ -56,4 +53,4 @@ def scuttles(picture: Picture, name: str) -> bool:
     return True
 
 
-__all__ = ["CANNOT_GET_AWAY", "lost_cause", "scuttles"]
+__all__ = ["lost_cause", "scuttles"]

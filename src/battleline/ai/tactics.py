@@ -138,9 +138,19 @@ def breaks_off(picture: Picture) -> bool:
     )
 
 
+#: Below this share of her class's top speed a ship can neither keep her place in the line nor
+#: get away (reconstructed).
+SLOW_SHARE = 0.6
+
+
+def slowed(log: ShipLog) -> bool:
+    """Down to under :data:`SLOW_SHARE` of the class's top speed, or stopped."""
+    return log.speed_knots < SLOW_SHARE * log.cls.max_knots
+
+
 def lame(log: ShipLog) -> bool:
-    """Crippled, or down to under 60 % of the class's top speed."""
-    return crippled(log) or log.speed_knots < 0.6 * log.cls.max_knots
+    """Crippled, or :func:`slowed`."""
+    return crippled(log) or slowed(log)
 
 
 def can_fight(log: ShipLog) -> bool:
@@ -495,6 +505,7 @@ __all__ = [
     "MIN_TURN_DEG",
     "OUTGUNNED_RATIO",
     "RANGE_BAND",
+    "SLOW_SHARE",
     "SURRENDER_BRACKETS",
     "TORPEDO_MARGIN_M",
     "at_box",
@@ -522,6 +533,7 @@ __all__ = [
     "pinned",
     "predicted_track",
     "presses_attack",
+    "slowed",
     "speed_order",
     "steer_clear",
     "torpedoes_left",
