@@ -498,20 +498,58 @@ def test_BF6_CF_06_no_scuttling_while_help_or_escape_remains(
     assert not any("SCUTTLE" in line for line in lines), why
 
 
+def _eclipse_burning(*, scuttle_when_burning: bool, fires: int = 1) -> SideView:
+    """Eclipse steaming with her guns in action but on fire, the side beaten, Bouvet 1.1 km
+    off; the side's captains scuttling burning ships or not."""
+
+    def edit(v: SideView) -> SideView:
+        for ship in v.own:
+            if ship.name == "Eclipse":
+                ship.log.fires_external = fires
+            if ship.name in SUNK_LINE:
+                ship.log.sunk = True
+        v = _with_enemy(v, "Bouvet", Pose(1000.0, 500.0, 90.0))
+        return dataclasses.replace(v, scuttle_when_burning=scuttle_when_burning)
+
+    return _channel_view(edit)
+
+
+@pytest.mark.parametrize(
+    ("setting", "fires", "scuttled"), [(True, 1, True), (False, 1, False), (True, 0, False)]
+)
+def test_BF6_CF_06_a_side_that_ran_burning_ships_ashore_scuttles_on_fire(
+    setting: bool, fires: int, scuttled: bool
+) -> None:
+    """``[[sides]] scuttle_when_burning`` (Cervera's captains at Santiago): a ship on fire is
+    given up although she still steams and fights, when the side is beaten and an enemy big
+    ship is close; without the setting, or without a fire, she fights on."""
+    lines = FleetAdmiral("Britain", 1).orders(
+        _eclipse_burning(scuttle_when_burning=setting, fires=fires), "damage"
+    )
+    assert ("Eclipse: SCUTTLE" in lines) is scuttled
+
+
+def test_the_scenario_setting_reaches_only_its_own_sides_view() -> None:
+    """Santiago sets ``scuttle_when_burning`` for Spain alone; each side's view carries its own."""
+    from battleline.rulesets.bf1900.view import side_view
+
+    game = new_game("santiago-1898", 1)
+    assert side_view(game, "Spain").scuttle_when_burning
+    assert not side_view(game, "United States").scuttle_when_burning
+
+
 @pytest.mark.slow
 def test_BF6_CF_06_santiago_captains_scuttle_through_the_rules() -> None:
     """A whole game (seed 1): the Spanish admiral's SCUTTLE declarations pass the order gate and
     the Damage Phase loses the ships. A scuttling that only partly succeeds capsizes the ship
-    instead (BF6-CF-06; ``capsized`` is written by the scuttling roll alone), as Infanta Maria
-    Teresa and Almirante Oquendo do here; before the admirals scuttled, all five ships lost in
-    this game sank."""
+    instead (BF6-CF-06; ``capsized`` is written by the scuttling roll alone). Here Infanta Maria
+    Teresa, on fire with the Americans close (``scuttle_when_burning``), is scuttled outright and
+    both destroyers capsize; every Spanish loss of this game is a scuttling."""
     game = play(new_game("santiago-1898", 1))
-    lost = {n: log.lost_reason for n, log in game.state.logs.items() if log.sunk}
-    assert set(lost.values()) <= {"sank", "scuttled", "capsized"}
-    assert {n for n, why in lost.items() if why != "sank"} >= {
-        "Infanta Maria Teresa",
-        "Almirante Oquendo",
+    lost = {
+        n: log.lost_reason for n, log in game.state.logs.items() if log.sunk and log.side == "Spain"
     }
+    assert lost == {"Infanta Maria Teresa": "scuttled", "Furor": "capsized", "Pluton": "capsized"}
 
 
 def test_a_division_with_no_ship_in_the_battle_lists_only_ships_afloat() -> None:

@@ -1,5 +1,6 @@
 """When a captain scuttles his ship (BF6-CF-06): every main gun silenced, unable to get away, an
-enemy big ship close by and no help coming.
+enemy big ship close by and no help coming; or, where the scenario says the side's captains did
+so (``[[sides]] scuttle_when_burning``), on fire with the same enemy close and no help coming.
 
 The rules let a ship scuttle herself in the Damage Phase; they leave the when to the player. The
 record's captains did it when the ship could be neither saved nor fought on: Rurik at Ulsan,
@@ -31,14 +32,22 @@ def lost_cause(log: ShipLog) -> bool:
     return silenced and slowed(log)
 
 
+def given_up(picture: Picture, log: ShipLog) -> bool:
+    """Whether her captain gives her up: a :func:`lost_cause`, or a ship on fire on a side whose
+    captains ran burning ships ashore (``scuttle_when_burning``; the record's Cervera squadron,
+    whose wooden fittings burned and whose fire mains were cut, and Pluton run onto the rocks)."""
+    return lost_cause(log) or (picture.view.scuttle_when_burning and log.fires > 0)
+
+
 def scuttles(picture: Picture, name: str) -> bool:
-    """Whether the captain of own ship ``name`` scuttles her this Damage Phase: she can neither
-    fight on nor get away (:func:`lost_cause`); an enemy ship that is not a torpedo craft is
+    """Whether the captain of own ship ``name`` scuttles her this Damage Phase: she is given up
+    (:func:`given_up`: she can neither fight on nor get away, or she burns on a side whose
+    captains ran burning ships ashore); an enemy ship that is not a torpedo craft is
     seen within :data:`~battleline.ai.tactics.SURRENDER_BRACKETS` range brackets (near enough
     to take her, the reach at which a division strikes); the side is beaten or outgunned; and
     the rules allow the declaration now (DC dice left, no scuttling under way; BF6-CF-06)."""
     log = picture.own[name].log
-    if not log.in_battle or log.scuttling or not lost_cause(log):
+    if not log.in_battle or log.scuttling or not given_up(picture, log):
         return False
     reach = SURRENDER_BRACKETS * picture.scale.bracket_m
     near = any(
@@ -53,4 +62,4 @@ def scuttles(picture: Picture, name: str) -> bool:
     return True
 
 
-__all__ = ["lost_cause", "scuttles"]
+__all__ = ["given_up", "lost_cause", "scuttles"]

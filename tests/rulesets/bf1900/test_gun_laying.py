@@ -9,7 +9,13 @@ from test_damage_step2 import CHARTS, Recorder, SetDice, shells, target
 
 from battleline.engine.events import EventKind, EventLog
 from battleline.errors import RulesDataError
-from battleline.rulesets.bf1900.crews import Laying, laying_of, load_crews, parse_crews
+from battleline.rulesets.bf1900.crews import (
+    Laying,
+    laying_of,
+    load_crews,
+    navy_laying,
+    parse_crews,
+)
 from battleline.rulesets.bf1900.damage.step2 import resolve_hits
 
 GREEN = Laying("green", 1, 2, "test crew", ("test",))
@@ -43,11 +49,34 @@ def test_no_laying_die_for_a_crew_without_an_entry() -> None:
 
 
 def test_the_packaged_crews_lay_green_on_one_to_two_only() -> None:
-    crews = load_crews()
+    crews = load_crews().by_quality
     assert set(crews) == {"green"}
     assert [f for f in range(1, 7) if crews["green"].stands(f)] == [1, 2]
     assert crews["green"].sources
     assert laying_of("veteran") is None and laying_of("elite") is None and laying_of(None) is None
+
+
+def test_the_us_navy_of_1898_lays_on_one_face_only() -> None:
+    """The record's US gunnery of 1898 (Brown's Santiago table): a hit stands on a 1 alone, in
+    1898 only; other navies and years fall back on their side's crew quality."""
+    us = navy_laying("USA", 1898)
+    assert us is not None and us.quality == "USA 1898" and us.sources
+    assert [f for f in range(1, 7) if us.stands(f)] == [1]
+    assert navy_laying("USA", 1905) is None and navy_laying("Spain", 1898) is None
+    assert navy_laying("USA", None) is None
+
+
+def test_a_navy_entry_outranks_the_sides_crew_quality() -> None:
+    """Santiago: the US side is veteran (no laying die), yet every US ship rolls the navy's die;
+    the green Spanish roll their crews' 1-2."""
+    from battleline.game import new_game
+    from battleline.rulesets.bf1900.ruleset import laying_by_ship
+
+    state = new_game("santiago-1898", 1).state
+    laying = laying_by_ship(state)
+    for name, log in state.logs.items():
+        expected = "USA 1898" if log.side == "United States" else "green"
+        assert laying[name].quality == expected, name
 
 
 @pytest.mark.parametrize(
@@ -68,6 +97,44 @@ def test_the_packaged_crews_lay_green_on_one_to_two_only() -> None:
                 "laying": {"green": {"stands": "1", "what": "", "sources": []}},
             },
             "sources",
+        ),
+        ({"reconstructed": True, "navy": [{"years": [1898, 1898]}]}, "navy"),
+        (
+            {
+                "reconstructed": True,
+                "navy": [
+                    {
+                        "navy": "USA",
+                        "years": [1899, 1898],
+                        "stands": "1",
+                        "what": "",
+                        "sources": ["s"],
+                    }
+                ],
+            },
+            "years",
+        ),
+        (
+            {
+                "reconstructed": True,
+                "navy": [
+                    {
+                        "navy": "USA",
+                        "years": [1898, 1898],
+                        "stands": "1",
+                        "what": "",
+                        "sources": ["s"],
+                    },
+                    {
+                        "navy": "USA",
+                        "years": [1895, 1898],
+                        "stands": "2",
+                        "what": "",
+                        "sources": ["s"],
+                    },
+                ],
+            },
+            "overlaps",
         ),
     ],
 )

@@ -30,7 +30,7 @@ from battleline.engine.events import EventLog
 from battleline.engine.ruleset import PhaseSpec, ShipFate
 from battleline.engine.state import Result
 from battleline.rulesets.bf1900 import command, gunnery, notation, planning, torpedoes
-from battleline.rulesets.bf1900.crews import Laying, laying_of
+from battleline.rulesets.bf1900.crews import Laying, laying_of, navy_laying
 from battleline.rulesets.bf1900.damage.phase import run_damage_phase
 from battleline.rulesets.bf1900.game_data import (
     charts_in_play,
@@ -242,14 +242,17 @@ def shells_of(state: Bf1900State) -> dict[str, dict[Ammo, ShellQuality]]:
 
 
 def laying_by_ship(state: Bf1900State) -> dict[str, Laying]:
-    """The laying die of every ship whose side's crews roll one (reconstructed, ``crews.py``):
-    the scenario's ``[[sides]] gunnery``."""
+    """The laying die of every ship whose crew rolls one (reconstructed, ``crews.py``): her
+    navy's in the battle's year where the crews file has one, else her side's ``[[sides]]
+    gunnery``."""
+    year = get_scenario(state.scenario).battle_year
     by_side = {side: laying_of(side_skill(state, side)) for side in state.sides}
-    return {
-        name: laying
-        for name, log in state.logs.items()
-        if (laying := by_side.get(log.side)) is not None
-    }
+    out: dict[str, Laying] = {}
+    for name, log in state.logs.items():
+        laying = navy_laying(log.cls.navy, year) or by_side.get(log.side)
+        if laying is not None:
+            out[name] = laying
+    return out
 
 
 def end_turn(state: Bf1900State, events: EventLog) -> Result | None:

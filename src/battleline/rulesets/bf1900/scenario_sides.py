@@ -293,6 +293,10 @@ class SideEntry(Entry):
     #: back to fight near her instead of breaking off without her (``docs/ai.md``); ``None``:
     #: never.
     stand_by_until_turn: int | None = Field(default=None, ge=1, le=1000)
+    #: Whether the side's AI captains scuttle a ship on fire once the side is beaten or
+    #: outgunned and an enemy big ship is close: run ashore and abandoned, as Cervera's burning
+    #: cruisers were at Santiago (``docs/ai.md``, "Damage control").
+    scuttle_when_burning: bool = False
     objective: ObjectiveEntry | None = None
     #: How near the enemy must be to see this side's ships, metres, when that is nearer than
     #: the scenario's ``visibility_m``: boats running without lights at night (a digital
@@ -317,10 +321,12 @@ class SideEntry(Entry):
 
     def doctrine(self) -> dict[str, str | float | dict[str, str | float]]:
         """The side's own AI settings that are set (``gunnery``, ``doctrine_range_m``,
-        ``pursue``, ``stand_by_until_turn``, ``objective``)."""
+        ``pursue``, ``stand_by_until_turn``, ``scuttle_when_burning``, ``objective``)."""
         out: dict[str, str | float | dict[str, str | float]] = {}
         if self.pursue:
             out["pursue"] = "yes"
+        if self.scuttle_when_burning:
+            out["scuttle_when_burning"] = "yes"
         if self.stand_by_until_turn is not None:
             out["stand_by_until_turn"] = float(self.stand_by_until_turn)
         if self.gunnery is not None:

@@ -67,6 +67,9 @@ class SideView:
     #: The last turn this side's admiral stands by a consort fallen behind
     #: (``[[sides]] stand_by_until_turn``), ``None`` where not set; never the enemy's.
     stand_by_until_turn: int | None = None
+    #: Whether this side's captains scuttle a burning ship when beaten or outgunned
+    #: (``[[sides]] scuttle_when_burning``); never the enemy's.
+    scuttle_when_burning: bool = False
     #: This side's objective from the scenario (``[[sides]] objective``: ``kind`` "edge" with
     #: ``edge``, or "port" with ``x``, ``y``), ``None`` where not set; never the enemy's.
     objective: dict[str, Any] | None = None
@@ -147,6 +150,7 @@ def side_view(game: Game[Bf1900State, SideView], side: str, since: int = 0) -> S
         land=tuple(tuple((float(x), float(y)) for x, y in piece) for piece in state.land),
         pursue=bool(mine_doctrine.get("pursue")),
         stand_by_until_turn=None if stand_by is None else int(stand_by),
+        scuttle_when_burning=bool(mine_doctrine.get("scuttle_when_burning")),
     )
 
 
