@@ -278,7 +278,7 @@ def test_property_no_track_exceeds_the_allowance_and_tracks_are_continuous(
     for p, q, d0, d1 in zip(
         track.points, track.points[1:], track.distances, track.distances[1:], strict=False
     ):
-        assert d1 >= d0
+        assert d1 >= d0 - 1e-9  # non-decreasing, up to float rounding (a 1e-217 m leg)
         assert math.dist(p, q) <= d1 - d0 + 1e-6  # no jumps: chord never longer than the path
     assert signed_angle(track.end.heading - heading - track.turned_deg) == pytest.approx(
         0, abs=1e-6
