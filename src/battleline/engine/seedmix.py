@@ -79,7 +79,8 @@ def extended(state: Mixed, words: Sequence[int]) -> Mixed:
     after them: the same as :func:`mixed` of all the words together.
 
     Each word is hashed with the next four hash constants and mixed into the four pool words in
-    turn; written out without loops or calls (it runs for every observation a side makes)."""
+    turn; the four mixes are written out rather than called (this runs for every observation
+    a side makes)."""
     pool, const = state
     a, b, c, d = pool
     mult, mask = _MULT_A, _MASK

@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from battleline.rulesets.bf1900.navy_years import NavySpan, navy_span, sources_of
 from battleline.rulesets.bf1900.scenario_sides import GUNNERY_LEVELS
 from battleline.rulesets.chartfile import D6, die_range
 from battleline.rulesets.tomldata import Where, read_toml_file
@@ -46,11 +47,9 @@ class Laying:
 
 @dataclass(frozen=True, slots=True)
 class NavyLaying:
-    """How one navy's ships laid their guns from ``first`` to ``last`` (years, inclusive)."""
+    """How one navy's ships laid their guns over a span of years."""
 
-    navy: str
-    first: int
-    last: int
+    span: NavySpan
     laying: Laying
 
 
@@ -62,32 +61,11 @@ class Crews:
     navies: tuple[NavyLaying, ...] = ()
 
 
-def _laying(where: Where, name: str, entry: Mapping[str, Any], extra: tuple[str, ...]) -> Laying:
+def _laying(where: Where, name: str, entry: Any, extra: tuple[str, ...] = ()) -> Laying:
+    """One entry's laying die: its ``stands`` faces, ``what`` and ``sources``."""
     where.keys(where.as_table(entry), required=("stands", "what", "sources", *extra))
     low, high = die_range(where, "stands", entry["stands"], D6)
-    sources = entry["sources"]
-    if not (isinstance(sources, list) and sources and all(isinstance(s, str) for s in sources)):
-        where.fail("sources", "every entry needs its sources")
-    return Laying(name, low, high, str(entry["what"]), tuple(sources))
-
-
-def _navy(where: Where, entry: Any) -> NavyLaying:
-    entry = where.as_table(entry)
-    navy = entry.get("navy")
-    if not isinstance(navy, str) or not navy:
-        where.fail("navy", "must name a navy")
-    years = entry.get("years")
-    if not (
-        isinstance(years, list)
-        and len(years) == 2
-        and all(isinstance(y, int) and not isinstance(y, bool) and 1850 <= y <= 1950 for y in years)
-    ):
-        where.fail("years", "must be [first, last], whole years from 1850 to 1950")
-    first, last = years
-    if first > last:
-        where.fail("years", "the first year is after the last")
-    span = str(first) if first == last else f"{first}-{last}"
-    return NavyLaying(navy, first, last, _laying(where, f"{navy} {span}", entry, ("navy", "years")))
+    return Laying(name, low, high, str(entry["what"]), sources_of(where, entry))
 
 
 def parse_crews(raw: Mapping[str, Any]) -> Crews:
@@ -101,18 +79,16 @@ def parse_crews(raw: Mapping[str, Any]) -> Crews:
         where = Where(FILE, f"laying.{quality}")
         if quality not in GUNNERY_LEVELS:
             where.fail("(name)", f"unknown crew quality; use one of {', '.join(GUNNERY_LEVELS)}")
-        by_quality[quality] = _laying(where, quality, entry, ())
+        by_quality[quality] = _laying(where, quality, entry)
     navies: list[NavyLaying] = []
     entries = raw.get("navy", [])
     if not isinstance(entries, list):
         top.fail("navy", "must be an array of [[navy]] tables")
     for i, entry in enumerate(entries):
         where = Where(FILE, f"navy[{i}]")
-        nl = _navy(where, entry)
-        for other in navies:
-            if other.navy == nl.navy and other.first <= nl.last and nl.first <= other.last:
-                where.fail("years", f"overlaps another {nl.navy} entry")
-        navies.append(nl)
+        span = navy_span(where, where.as_table(entry), (n.span for n in navies))
+        name = f"{span.navy} {span.span}"
+        navies.append(NavyLaying(span, _laying(where, name, entry, ("navy", "years"))))
     return Crews(by_quality, tuple(navies))
 
 
@@ -132,10 +108,9 @@ def laying_of(quality: str | None) -> Laying | None:
 
 def navy_laying(navy: str, year: int | None) -> Laying | None:
     """The laying die of ``navy``'s ships in ``year``, or ``None`` without an entry."""
-    if year is not None:
-        for entry in load_crews().navies:
-            if entry.navy == navy and entry.first <= year <= entry.last:
-                return entry.laying
+    for entry in load_crews().navies:
+        if entry.span.covers(navy, year):
+            return entry.laying
     return None
 
 

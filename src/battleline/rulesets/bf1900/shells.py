@@ -17,7 +17,8 @@ from typing import Any
 
 from battleline.errors import RulesDataError
 from battleline.rulesets.bf1900.hits import Ammo
-from battleline.rulesets.tomldata import read_toml_file
+from battleline.rulesets.bf1900.navy_years import NavySpan, navy_span, sources_of
+from battleline.rulesets.tomldata import Where, read_toml_file
 
 FILE = "shells.toml"
 
@@ -41,9 +42,7 @@ class ShellQuality:
 class ShellEntry:
     """One navy's shells over a span of years, with their sources."""
 
-    navy: str
-    first: int
-    last: int
+    span: NavySpan
     what: str
     sources: tuple[str, ...]
     by_ammo: Mapping[Ammo, ShellQuality]
@@ -53,53 +52,34 @@ class ShellEntry:
 NavyShells = Mapping[str, Mapping[Ammo, ShellQuality]]
 
 
-def _int(raw: Any, where: str, field: str, lo: int, hi: int) -> int:
-    if not isinstance(raw, int) or isinstance(raw, bool) or not lo <= raw <= hi:
-        raise RulesDataError(FILE, where, field, f"must be a whole number from {lo} to {hi}")
-    return raw
-
-
 def parse_shells(raw: Mapping[str, Any]) -> tuple[ShellEntry, ...]:
     """Validate the decoded file; a bad entry raises :class:`RulesDataError` naming it."""
     if raw.get("reconstructed") is not True:
         raise RulesDataError(FILE, "(file)", "reconstructed", "must be true (no rule gives these)")
     out: list[ShellEntry] = []
     for i, entry in enumerate(raw.get("shell", [])):
-        where = f"shell[{i}]"
+        where = Where(FILE, f"shell[{i}]")
         unknown = sorted(set(entry) - {"navy", "years", "what", "sources", "AP", "HE"})
         if unknown:
-            raise RulesDataError(FILE, where, unknown[0], "unknown field")
-        navy = entry.get("navy")
-        if not isinstance(navy, str) or not navy:
-            raise RulesDataError(FILE, where, "navy", "must name a navy")
-        years = entry.get("years")
-        if not (isinstance(years, list) and len(years) == 2):
-            raise RulesDataError(FILE, where, "years", "must be [first, last]")
-        first, last = (_int(y, where, "years", 1850, 1950) for y in years)
-        if first > last:
-            raise RulesDataError(FILE, where, "years", "the first year is after the last")
-        sources = entry.get("sources")
-        if not (isinstance(sources, list) and sources and all(isinstance(s, str) for s in sources)):
-            raise RulesDataError(FILE, where, "sources", "every entry needs its sources")
+            where.fail(unknown[0], "unknown field")
+        span = navy_span(where, entry, (e.span for e in out))
+        sources = sources_of(where, entry)
         what = str(entry.get("what", ""))
         by_ammo: dict[Ammo, ShellQuality] = {}
         for ammo in Ammo:
             spec = entry.get(ammo.value)
             if spec is None:
                 continue
-            at = f"{where}.{ammo.value}"
+            at = where.sub(ammo.value)
             bad = sorted(set(spec) - {"dud_on", "column_shift"})
             if bad:
-                raise RulesDataError(FILE, at, bad[0], "unknown field")
+                at.fail(bad[0], "unknown field")
             by_ammo[ammo] = ShellQuality(
-                _int(spec.get("dud_on", 0), at, "dud_on", 0, 5),
-                _int(spec.get("column_shift", 0), at, "column_shift", -3, 3),
+                at.integer(spec.get("dud_on", 0), "dud_on", 0, 5),
+                at.integer(spec.get("column_shift", 0), "column_shift", -3, 3),
                 what,
             )
-        for other in out:
-            if other.navy == navy and other.first <= last and first <= other.last:
-                raise RulesDataError(FILE, where, "years", f"overlaps another {navy} entry")
-        out.append(ShellEntry(navy, first, last, what, tuple(sources), by_ammo))
+        out.append(ShellEntry(span, what, sources, by_ammo))
     return tuple(out)
 
 
@@ -114,10 +94,9 @@ def load_shells(path: str | None = None) -> tuple[ShellEntry, ...]:
 
 def quality(navy: str, year: int | None, ammo: Ammo) -> ShellQuality:
     """The shells ``navy`` fired in ``year``; the chart as printed without an entry."""
-    if year is not None:
-        for entry in load_shells():
-            if entry.navy == navy and entry.first <= year <= entry.last:
-                return entry.by_ammo.get(ammo, ShellQuality())
+    for entry in load_shells():
+        if entry.span.covers(navy, year):
+            return entry.by_ammo.get(ammo, ShellQuality())
     return ShellQuality()
 
 
