@@ -14,7 +14,8 @@ from battleline.ai.base import Admiral, legal_lines, play
 from battleline.ai.damage_control import dc_plan
 from battleline.ai.gunnery import choose_ammo
 from battleline.ai.picture import build_picture
-from battleline.ai.tactics import division_of, is_beaten, line_heading
+from battleline.ai.standing import is_beaten
+from battleline.ai.tactics import division_of, line_heading
 from battleline.engine import Game, view
 from battleline.engine.events import Event, EventKind
 from battleline.engine.flow import admiral_seed

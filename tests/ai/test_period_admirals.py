@@ -12,15 +12,14 @@ import pytest
 from battleline.ai.admiral import FleetAdmiral, default_admiral
 from battleline.ai.base import legal_lines, play
 from battleline.ai.picture import build_picture, fire_balance, weight_of_fire
-from battleline.ai.tactics import (
-    COLLISION_CLEAR_DEG,
+from battleline.ai.standing import (
     OUTGUNNED_RATIO,
     breaks_off,
-    clear_of_collision,
     is_beaten,
     objective_heading,
     outgunned,
 )
+from battleline.ai.tactics import COLLISION_CLEAR_DEG, clear_of_collision
 from battleline.engine import Game, view
 from battleline.engine.events import EventKind
 from battleline.engine.flow import admiral_seed

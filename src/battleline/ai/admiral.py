@@ -27,12 +27,18 @@ from battleline.ai.gunnery import fire_plan, legal_entries, prime_targets, targe
 from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.ranging import Fall, RangeKeeper, Skill, fall_of, get_skill
 from battleline.ai.scuttling import scuttles
-from battleline.ai.steering import ObstacleTable, steering_lead, wake_track
-from battleline.ai.tactics import (
+from battleline.ai.standing import (
     SURRENDER_BRACKETS,
-    away_heading,
     breaks_off,
     can_fight,
+    is_beaten,
+    lame,
+    objective_heading,
+    outgunned,
+)
+from battleline.ai.steering import ObstacleTable, steering_lead, wake_track
+from battleline.ai.tactics import (
+    away_heading,
     centroid,
     checked_division_orders,
     clear_of_collision,
@@ -40,11 +46,7 @@ from battleline.ai.tactics import (
     drop_candidate,
     drop_side,
     flotilla_target,
-    is_beaten,
-    lame,
     line_heading,
-    objective_heading,
-    outgunned,
     pinned,
     predicted_track,
     presses_attack,
@@ -407,8 +409,8 @@ class FleetAdmiral:
         fight nor get away, an enemy big ship is close by, and the side is losing.
 
         A ship can fight while any gun or loaded torpedo mount is left to her
-        (:func:`~battleline.ai.tactics.can_fight`); she can get away while she makes way at
-        all. The side is losing when it is beaten (:func:`~battleline.ai.tactics.is_beaten`):
+        (:func:`~battleline.ai.standing.can_fight`); she can get away while she makes way at
+        all. The side is losing when it is beaten (:func:`~battleline.ai.standing.is_beaten`):
         a winning side never strikes.
         """
         if not big or not beaten:

@@ -14,7 +14,7 @@ slowed, burning and struck a hundred times and more, and survived), nor one of a
 from __future__ import annotations
 
 from battleline.ai.picture import Picture, is_flotilla
-from battleline.ai.tactics import SURRENDER_BRACKETS, is_beaten, outgunned, slowed
+from battleline.ai.standing import SURRENDER_BRACKETS, is_beaten, outgunned, slowed
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.damage.declarations import DCAction, DCDeclaration
 from battleline.rulesets.bf1900.damage.step3 import validate_declarations
@@ -24,7 +24,7 @@ from battleline.rulesets.bf1900.shiplog import ShipLog
 
 def lost_cause(log: ShipLog) -> bool:
     """Every main-gun position and battery out of action and
-    :func:`~battleline.ai.tactics.slowed` (the speed at which the admiral counts a ship lame):
+    :func:`~battleline.ai.standing.slowed` (the speed at which the admiral counts a ship lame):
     she can neither fight on nor get away. A ship without main guns is never a lost cause by
     this test."""
     mains = log.cls.mountings_of(GunClass.MAIN)
@@ -43,7 +43,7 @@ def scuttles(picture: Picture, name: str) -> bool:
     """Whether the captain of own ship ``name`` scuttles her this Damage Phase: she is given up
     (:func:`given_up`: she can neither fight on nor get away, or she burns on a side whose
     captains ran burning ships ashore); an enemy ship that is not a torpedo craft is
-    seen within :data:`~battleline.ai.tactics.SURRENDER_BRACKETS` range brackets (near enough
+    seen within :data:`~battleline.ai.standing.SURRENDER_BRACKETS` range brackets (near enough
     to take her, the reach at which a division strikes); the side is beaten or outgunned; and
     the rules allow the declaration now (DC dice left, no scuttling under way; BF6-CF-06)."""
     log = picture.own[name].log
