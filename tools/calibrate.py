@@ -118,7 +118,9 @@ def skill_for(mode: str) -> str | None:
 @dataclass(frozen=True, slots=True)
 class Figure:
     """One record hit rate (``data/history/hit_rates.toml``): hits per round fired by a side's
-    guns of one calibre class (or ``all``), as one rate or the range the sources span."""
+    guns of one calibre class (or ``all``), or of one bore (``"15.2 cm"``), as one rate or the
+    range the sources span; ``counts`` gives the record's own hits and rounds where the source
+    gives them."""
 
     scenario: str
     side: str
@@ -127,6 +129,7 @@ class Figure:
     high: float
     what: str
     source: str
+    counts: str | None = None
 
     def within_factor_two(self, rate: float) -> bool:
         """The hit-rate target: from half the low end to twice the high end."""
@@ -163,7 +166,16 @@ def record_figures() -> tuple[list[Figure], list[Survivor]]:
         low = float(row.get("low", row.get("rate", 0.0)))
         high = float(row.get("high", row.get("rate", low)))
         figures.append(
-            Figure(row["scenario"], row["side"], row["guns"], low, high, row["what"], row["source"])
+            Figure(
+                row["scenario"],
+                row["side"],
+                row["guns"],
+                low,
+                high,
+                row["what"],
+                row["source"],
+                row.get("counts"),
+            )
         )
     survivors = [
         Survivor(row["scenario"], row["side"], tuple(row["ships"]), row["what"])
@@ -236,6 +248,8 @@ class HitRow:
     #: (``None``: no figure for these guns).
     record: str | None = None
     ok: bool | None = None
+    #: The record's own hits and rounds for these guns, where the source gives them.
+    record_counts: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,21 +300,31 @@ class Row:
 
 
 def hit_rows(summary: dict[str, Any], figures: Sequence[Figure]) -> tuple[HitRow, ...]:
-    """The sweep's hit rates by side and calibre class, each beside its record figure."""
+    """The sweep's hit rates by side and calibre class, then by each bore a figure names
+    (``hit_rates_by_bore``), each beside its record figure. A figure for guns that fired no
+    round in any run fails: an absent rate meets no target."""
     out = []
     for side in summary["sides"]:
-        for guns, h in summary["hit_rates"].get(side, {}).items():
-            fig = next((f for f in figures if f.side == side and f.guns == guns), None)
+        classes = summary["hit_rates"].get(side, {})
+        bores = summary.get("hit_rates_by_bore", {}).get(side, {})
+        mine = [f for f in figures if f.side == side]
+        names = list(classes) + [f.guns for f in mine if f.guns not in classes]
+        for guns in names:
+            h = classes.get(guns) or bores.get(guns)
+            fig = next((f for f in mine if f.guns == guns), None)
+            rate = h["rate"] if h else 0.0
+            ok = None if fig is None else bool(h and h["rounds"]) and fig.within_factor_two(rate)
             out.append(
                 HitRow(
                     side,
                     guns,
-                    h["rounds_per_battle"],
-                    h["hits_per_battle"],
-                    h["rate"],
-                    (h["ci95"][0], h["ci95"][1]),
+                    h["rounds_per_battle"] if h else 0.0,
+                    h["hits_per_battle"] if h else 0.0,
+                    rate,
+                    (h["ci95"][0], h["ci95"][1]) if h else (0.0, 0.0),
                     None if fig is None else fig.text,
-                    None if fig is None else fig.within_factor_two(h["rate"]),
+                    ok,
+                    None if fig is None else fig.counts,
                 )
             )
     return tuple(out)
@@ -414,7 +438,7 @@ def markdown(rows: Sequence[Row]) -> str:
         "\nHits per round fired (95 % CI over battles; record: the sourced figure, "
         "data/history/hit_rates.toml)\n\n"
         "| scenario | side | guns | rounds / battle | hits / battle | hit rate (95 % CI) "
-        "| record | within ×2 |\n|---|---|---|---|---|---|---|---|\n"
+        "| record | record hits / rounds | within ×2 |\n|---|---|---|---|---|---|---|---|---|\n"
     )
     for r in rows:
         for h in r.hits:
@@ -422,7 +446,7 @@ def markdown(rows: Sequence[Row]) -> str:
             out += (
                 f"| {r.scenario} | {h.side} | {h.guns} | {h.rounds_per_battle:.0f} "
                 f"| {h.hits_per_battle:.1f} | {h.rate:.1%} ({h.ci[0]:.1%}–{h.ci[1]:.1%}) "
-                f"| {h.record or '-'} | {verdict} |\n"
+                f"| {h.record or '-'} | {h.record_counts or '-'} | {verdict} |\n"
             )
     survivors = [(r.scenario, s) for r in rows for s in r.survivors]
     if survivors:

@@ -51,6 +51,16 @@ def test_rounds_and_hits_are_the_games_own(scenario: str, index: int) -> None:
         assert tuple(map(sum, zip(*by_class, strict=True))) == (fired[side], hits[side]) or (
             not by_class and fired[side] == 0
         )
+    # Gun by gun: each bore's rounds and hits add up to its class's (bf1900 and 1D12 alike).
+    by_bore: Counter[tuple[str, str]] = Counter()
+    for side, bore_label, f, h in rec.bores:
+        cls = calibre_class(float(bore_label.removesuffix(" cm")))
+        by_bore[side, cls + " rounds"] += f
+        by_bore[side, cls + " hits"] += h
+    assert rec.bores
+    for (side, cls), (f, h) in rows.items():
+        if cls != ALL_GUNS:
+            assert (by_bore[side, cls + " rounds"], by_bore[side, cls + " hits"]) == (f, h)
     # Hits received, by the target's class, add up to the hits made by the other side.
     taken = Counter({s: 0 for s in rec.sides})
     for side, _cls, n in rec.hits_taken:
@@ -91,10 +101,12 @@ def test_one_salvo_by_hand() -> None:
         data={"firer": "Mikasa", "calibre_cm": 15.2, "hits": 3, "faces": [1, 2, 6]},
     )
     assert list(shots(note)) == [
-        Shots("Mikasa", "heavy", fired=4, target="Retvisan"),
-        Shots("Mikasa", "medium", fired=14, target="Retvisan"),
+        Shots("Mikasa", "heavy", fired=4, target="Retvisan", bore="30.5 cm"),
+        Shots("Mikasa", "medium", fired=14, target="Retvisan", bore="15.2 cm"),
     ]
-    assert list(shots(hit)) == [Shots("Mikasa", "medium", hits=3, target="Retvisan")]
+    assert list(shots(hit)) == [
+        Shots("Mikasa", "medium", hits=3, target="Retvisan", bore="15.2 cm")
+    ]
     assert list(shots(Event(EventKind.NOTE, "other", data={"firer": "Mikasa"}))) == []
 
 
@@ -121,6 +133,13 @@ def test_the_sweep_reports_hit_rates_by_calibre_and_side() -> None:
         assert (row["rounds"], row["hits"]) == (fired, made)
         assert row["rate"] == pytest.approx(made / fired)
         assert row["ci95"][0] <= row["rate"] <= row["ci95"][1]
+    # Gun by gun: the bores of a side add up to its all-guns row.
+    bores = tally.summary()["hit_rates_by_bore"]
+    for side in rates:
+        rows = bores[side].values()
+        assert sum(r["rounds"] for r in rows) == rates[side][ALL_GUNS]["rounds"]
+        assert sum(r["hits"] for r in rows) == rates[side][ALL_GUNS]["hits"]
+        assert all(label.endswith(" cm") for label in bores[side])
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,8 @@ class Shots:
     """Rounds fired and hits made by one ship's guns of one calibre class, from one event.
 
     An event may record the rounds (``fired``) or the hits (``hits``) or both; the simulator
-    adds them up per side and calibre class. ``target`` is the ship fired at, when known.
+    adds them up per side and calibre class (and per ``bore``). ``target`` is the ship fired at,
+    when known.
     """
 
     firer: str
@@ -41,6 +42,10 @@ class Shots:
     fired: int = 0
     hits: int = 0
     target: str | None = None
+    #: The guns' bore as the ruleset's ship data gives it (``"15.2 cm"``), when it tells bores
+    #: apart: the simulator also counts each bore on its own, to set beside a record that gives
+    #: rounds and hits gun by gun.
+    bore: str | None = None
 
 
 class BattleTally(Protocol):

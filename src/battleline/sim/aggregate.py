@@ -58,6 +58,17 @@ def ratio_ci(
     return max(0.0, r - z * se), min(1.0, r + z * se)
 
 
+def _add_gun_rows(
+    sums: dict[tuple[str, str], list[int]], rows: tuple[tuple[str, str, int, int], ...]
+) -> None:
+    """Add one battle's ``(side, guns, rounds, hits)`` rows to the running sums (with the
+    squares and cross products :func:`ratio_ci` needs)."""
+    for side, guns, fired, hits in rows:
+        row = sums.setdefault((side, guns), [0] * 5)
+        for j, v in enumerate((fired, hits, fired * fired, hits * hits, fired * hits)):
+            row[j] += v
+
+
 def _mean(counts: Counter[int]) -> float:
     n = sum(counts.values())
     return sum(k * v for k, v in counts.items()) / n if n else 0.0
@@ -86,6 +97,8 @@ class Tally:
     damage: dict[str, list[int]] = field(default_factory=dict)
     #: (side, calibre class) → [rounds, hits, Σ rounds², Σ hits², Σ rounds·hits] (per battle).
     gunnery: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    #: (side, bore) → the same sums, gun by gun.
+    bores: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     hits_taken: Counter[tuple[str, str]] = field(default_factory=Counter)
     failed: int = 0
     errors: dict[int, str] = field(default_factory=dict)
@@ -135,10 +148,8 @@ class Tally:
         for side, cls, n, k in record.classes:
             self.ships[side, cls] += n
             self.survivors[side, cls] += k
-        for side, calibre, fired, hits in record.gunnery:
-            row = self.gunnery.setdefault((side, calibre), [0] * 5)
-            for j, v in enumerate((fired, hits, fired * fired, hits * hits, fired * hits)):
-                row[j] += v
+        _add_gun_rows(self.gunnery, record.gunnery)
+        _add_gun_rows(self.bores, record.bores)
         for side, cls, hits in record.hits_taken:
             self.hits_taken[side, cls] += hits
 
@@ -164,10 +175,11 @@ class Tally:
         self.decided_turns.update(other.decided_turns)
         self.ships.update(other.ships)
         self.survivors.update(other.survivors)
-        for key, sums in other.gunnery.items():
-            row = self.gunnery.setdefault(key, [0] * 5)
-            for j, v in enumerate(sums):
-                row[j] += v
+        for mine, theirs in ((self.gunnery, other.gunnery), (self.bores, other.bores)):
+            for key, sums in theirs.items():
+                row = mine.setdefault(key, [0] * 5)
+                for j, v in enumerate(sums):
+                    row[j] += v
         self.hits_taken.update(other.hits_taken)
 
     # -- the summary -------------------------------------------------------------------------
@@ -217,6 +229,7 @@ class Tally:
                 "mean_to_decision": _mean(self.decided_turns) if decided else None,
             },
             "hit_rates": self.hit_rates(),
+            "hit_rates_by_bore": self._rates(self.bores),
             "damage_by_cause": {
                 s: {c: (self.damage[s][j] / n if n else 0.0) for j, c in enumerate(CAUSES)}
                 for s in sides
@@ -227,10 +240,15 @@ class Tally:
     def hit_rates(self) -> dict[str, dict[str, dict[str, Any]]]:
         """Hits per round fired by side and calibre class (and all guns), with 95 % intervals
         (:func:`ratio_ci`) and the rounds and hits per battle."""
+        return self._rates(self.gunnery)
+
+    def _rates(
+        self, sums: dict[tuple[str, str], list[int]]
+    ) -> dict[str, dict[str, dict[str, Any]]]:
         n = self.completed
         out: dict[str, dict[str, dict[str, Any]]] = {s: {} for s in self.sides or ()}
-        for (side, calibre), (fired, hits, f2, h2, fh) in sorted(self.gunnery.items()):
-            out.setdefault(side, {})[calibre] = {
+        for (side, guns), (fired, hits, f2, h2, fh) in sorted(sums.items()):
+            out.setdefault(side, {})[guns] = {
                 "rounds": fired,
                 "hits": hits,
                 "rounds_per_battle": fired / n if n else 0.0,

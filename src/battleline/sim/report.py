@@ -79,12 +79,15 @@ def survival_table(s: Summary) -> Table:
 
 
 def hit_rate_table(s: Summary) -> Table:
-    """Hits per round fired, by side and calibre class, with 95 % intervals."""
+    """Hits per round fired, by side and calibre class and then gun by gun (bore, heaviest
+    first), with 95 % intervals."""
     t = Table(title="Hits per round fired (95% interval over battles)", title_justify="left")
     for col in ("side", "guns", "rounds/battle", "hits/battle", "hit rate", "95% interval"):
         t.add_column(col, justify="left" if col in ("side", "guns") else "right")
     for side in s["sides"]:
-        for calibre, row in s.get("hit_rates", {}).get(side, {}).items():
+        rows = list(s.get("hit_rates", {}).get(side, {}).items())
+        rows += [(f"  {b}", r) for b, r in _by_bore(s.get("hit_rates_by_bore", {}).get(side, {}))]
+        for calibre, row in rows:
             t.add_row(
                 side,
                 calibre,
@@ -94,6 +97,11 @@ def hit_rate_table(s: Summary) -> Table:
                 _ci(row["ci95"]),
             )
     return t
+
+
+def _by_bore(rows: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Bore rows (``"15.2 cm"``), heaviest gun first."""
+    return sorted(rows.items(), key=lambda kv: -float(kv[0].split()[0]))
 
 
 def damage_table(s: Summary) -> Table:

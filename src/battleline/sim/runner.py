@@ -39,6 +39,9 @@ LOST_FATES = frozenset({"sunk", "sinking"})
 #: Fates that count as a ship out of the fleet at the end (class survival).
 GONE_FATES = frozenset({"sunk", "sinking", "surrendered"})
 
+#: ``(side, guns, rounds fired, hits)`` rows, sorted.
+GunRows = tuple[tuple[str, str, int, int], ...]
+
 
 @dataclass(frozen=True, slots=True)
 class BattleRecord:
@@ -62,11 +65,14 @@ class BattleRecord:
     error: str = ""
     #: ``(side, calibre class, rounds fired, hits)`` rows, sorted; each side also has a row for
     #: all its guns (:data:`~battleline.engine.tally.ALL_GUNS`).
-    gunnery: tuple[tuple[str, str, int, int], ...] = ()
+    gunnery: GunRows = ()
     #: ``(side, class name, hits received by the class's ships)`` rows, sorted.
     hits_taken: tuple[tuple[str, str, int], ...] = ()
     #: Ships that struck their colours, per side (not counted in ``sunk``).
     surrendered: tuple[int, int] = (0, 0)
+    #: ``(side, bore, rounds fired, hits)`` rows, sorted (``"15.2 cm"``; empty for a ruleset
+    #: that tells no bores apart).
+    bores: GunRows = ()
 
     @classmethod
     def failed(cls, index: int, sides: tuple[str, str], error: str) -> BattleRecord:
@@ -130,10 +136,12 @@ def count_shots(
     class_of: Mapping[str, str],
     events: Iterable[Event],
     tally: BattleTally,
-) -> tuple[tuple[tuple[str, str, int, int], ...], tuple[tuple[str, str, int], ...]]:
+) -> tuple[GunRows, GunRows, tuple[tuple[str, str, int], ...]]:
     """Rounds fired and hits made per side and calibre class (plus each side's all-guns row),
-    and hits received per side and ship class (``class_of``: ship → class)."""
+    the same per side and bore (for the rulesets that tell bores apart), and hits received per
+    side and ship class (``class_of``: ship → class)."""
     fired: dict[tuple[str, str], list[int]] = {}
+    bores: dict[tuple[str, str], list[int]] = {}
     taken: dict[tuple[str, str], int] = {}
     kinds = tally.KINDS
     for event in events:
@@ -144,8 +152,10 @@ def count_shots(
             if side is None:
                 continue
             keys = {(side, shot.calibre), (side, ALL_GUNS)}
-            for key in keys:
-                row = fired.setdefault(key, [0, 0])
+            rows = [fired.setdefault(key, [0, 0]) for key in keys]
+            if shot.bore is not None:
+                rows.append(bores.setdefault((side, shot.bore), [0, 0]))
+            for row in rows:
                 row[0] += shot.fired
                 row[1] += shot.hits
             target = shot.target
@@ -153,9 +163,14 @@ def count_shots(
                 key2 = (side_of[target], class_of[target])
                 taken[key2] = taken.get(key2, 0) + shot.hits
     return (
-        tuple((s, c, r[0], r[1]) for (s, c), r in sorted(fired.items())),
+        _gun_rows(fired),
+        _gun_rows(bores),
         tuple((s, c, n) for (s, c), n in sorted(taken.items())),
     )
+
+
+def _gun_rows(counts: dict[tuple[str, str], list[int]]) -> GunRows:
+    return tuple((s, c, r[0], r[1]) for (s, c), r in sorted(counts.items()))
 
 
 def record_of(
@@ -186,7 +201,9 @@ def record_of(
         row[1] += f.fate not in GONE_FATES
     result = state.result
     side_of = {f.name: f.side for f in fates}
-    gunnery, taken = count_shots(side_of, {f.name: f.ship_class for f in fates}, events, tally)
+    gunnery, bores, taken = count_shots(
+        side_of, {f.name: f.ship_class for f in fates}, events, tally
+    )
     return BattleRecord(
         index=index,
         sides=sides,
@@ -198,6 +215,7 @@ def record_of(
         classes=tuple((s, c, n, k) for (s, c), (n, k) in sorted(classes.items())),
         damage=count_damage(sides, side_of, events, tally),
         gunnery=gunnery,
+        bores=bores,
         hits_taken=taken,
         surrendered=(struck[0], struck[1]),
     )

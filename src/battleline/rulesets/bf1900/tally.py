@@ -17,7 +17,7 @@ Shots (hits per round fired, issue 12 item 5): every salvo's rounds by calibre a
 umpire's note on its marker (BF6-MEAS-02..04; hit zone or splash alike); a hit is a round of a
 hit zone that the hit-location roll puts on the ship (vitals or upperworks, BF6-HIT-01; a dud
 still hit), from Damage Step Two's ``HIT`` event, or in the 1D12 edition every round rolled on
-the Shell Hits chart.
+the Shell Hits chart. Each is counted under its calibre class and its bore (``"15.2 cm"``).
 """
 
 from __future__ import annotations
@@ -53,6 +53,11 @@ def calibre_class(calibre_cm: float) -> str:
     return CALIBRE_CLASSES[-1][0]
 
 
+def bore(calibre_cm: float) -> str:
+    """The bore label the simulator counts a gun under: ``"15.2 cm"``."""
+    return f"{calibre_cm:g} cm"
+
+
 def damage_cause(event: Event) -> str | None:
     """The damage cause ``event`` counts one of (see the module docstring), or ``None``."""
     kind = event.kind
@@ -78,19 +83,22 @@ def shots(event: Event) -> Iterator[Shots]:
         fired = data.get("rounds_by_calibre")
         if fired and data.get("measured"):
             for calibre, n in fired.items():
+                cm = float(calibre)
                 yield Shots(
-                    data["firer"], calibre_class(float(calibre)), fired=n, target=data.get("target")
+                    data["firer"],
+                    calibre_class(cm),
+                    fired=n,
+                    target=data.get("target"),
+                    bore=bore(cm),
                 )
     elif kind is EventKind.HIT:
         if "calibre_cm" in data:
-            yield Shots(
-                data["firer"],
-                calibre_class(data["calibre_cm"]),
-                hits=data["hits"],
-                target=event.ship,
-            )
+            cm = data["calibre_cm"]
+            firer, hits = data["firer"], data["hits"]
+            yield Shots(firer, calibre_class(cm), hits=hits, target=event.ship, bore=bore(cm))
     elif kind is EventKind.DAMAGE and "portion" in data and "calibre_cm" in data:
-        yield Shots(data["firer"], calibre_class(data["calibre_cm"]), hits=1, target=event.ship)
+        cm = data["calibre_cm"]
+        yield Shots(data["firer"], calibre_class(cm), hits=1, target=event.ship, bore=bore(cm))
 
 
-__all__ = ["CALIBRE_CLASSES", "KINDS", "calibre_class", "damage_cause", "shots"]
+__all__ = ["CALIBRE_CLASSES", "KINDS", "bore", "calibre_class", "damage_cause", "shots"]
