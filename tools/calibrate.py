@@ -40,71 +40,24 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from battleline.rulesets.bf1900.history import (
+    Figure,
+    Record,
+    Survivor,
+    battle_records,
+    record_figures,
+)
+from battleline.sim.aggregate import Z95, wilson
+
 if TYPE_CHECKING:
     from battleline.sim.runner import BattleRecord
 
 #: A side whose historical loss is zero meets the target if its mean loss stays below this.
 ZERO_TOLERANCE = 0.5
-#: Two-sided 95 % normal quantile.
-Z95 = 1.959963984540054
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
-    """The historical outcome of a scenario, as comparable with a game of it."""
-
-    scenario: str
-    victor: str
-    #: Ships sunk or destroyed (scuttled, run ashore and burnt) on each side, in the scenario's
-    #: side order, counting only ships in the scenario lost in the action it covers.
-    sunk: tuple[int, int]
-    note: str
-
-
-#: The record for each historical scenario (sources in the scenario files and docs/history.md).
-HISTORY: dict[str, Record] = {
-    "yalu-1894": Record(
-        "yalu-1894",
-        "Japan",
-        (5, 0),
-        "Chao Yung, Yang Wei, Chih Yuen, King Yuen sunk; Kuang Chia aground and destroyed",
-    ),
-    "santiago-1898": Record(
-        "santiago-1898",
-        "United States",
-        (6, 0),
-        "all four cruisers beached or scuttled, both destroyers sunk or beached",
-    ),
-    "yellow-sea-1904": Record(
-        "yellow-sea-1904", "Japan", (0, 0), "no ship sunk; the Russian squadron scattered"
-    ),
-    "tsushima-1905": Record(
-        "tsushima-1905",
-        "Japan",
-        (4, 0),
-        "of the 12 ships in the scenario, 4 sunk by gunfire on 27 May (of 21 sunk, 7 captured "
-        "in all, incl. 6 battleships on day one and that night)",
-    ),
-    "ulsan-1904": Record("ulsan-1904", "Japan", (1, 0), "Rurik scuttled"),
-    "foochow-1884": Record(
-        "foochow-1884",
-        "France",
-        (0, 9),
-        "the Fujian fleet at its moorings sunk, burnt or driven ashore; no French ship lost",
-    ),
-    "pungdo-1894": Record(
-        "pungdo-1894",
-        "Japan",
-        (0, 1),
-        "Kuang Yi run ashore and blown up, Tsao Kiang captured, Tsi Yuen escaped",
-    ),
-    "port-arthur-1904": Record(
-        "port-arthur-1904",
-        "Japan",
-        (0, 0),
-        "three ships torpedoed and out of action for months; nothing sunk on either side",
-    ),
-}
+#: The record for each historical scenario (``data/history/battles.toml``).
+HISTORY: dict[str, Record] = battle_records()
 
 
 def skill_for(mode: str) -> str | None:
@@ -113,75 +66,6 @@ def skill_for(mode: str) -> str | None:
     demo's — or ``elite``). The doctrine range (``doctrine_range_m``) always comes from the
     scenario."""
     return None if mode == "historical" else mode
-
-
-@dataclass(frozen=True, slots=True)
-class Figure:
-    """One record hit rate (``data/history/hit_rates.toml``): hits per round fired by a side's
-    guns of one calibre class (or ``all``), or of one bore (``"15.2 cm"``), as one rate or the
-    range the sources span; ``counts`` gives the record's own hits and rounds where the source
-    gives them."""
-
-    scenario: str
-    side: str
-    guns: str
-    low: float
-    high: float
-    what: str
-    source: str
-    counts: str | None = None
-
-    def within_factor_two(self, rate: float) -> bool:
-        """The hit-rate target: from half the low end to twice the high end."""
-        return self.low / 2 <= rate <= self.high * 2
-
-    @property
-    def text(self) -> str:
-        """The figure as the table prints it."""
-        if self.low == self.high:
-            return f"{self.low:.2%}"
-        return f"{self.low:.1%}–{self.high:.1%}"
-
-
-@dataclass(frozen=True, slots=True)
-class Survivor:
-    """Ships the record has surviving heavy punishment (their class survival is reported)."""
-
-    scenario: str
-    side: str
-    ships: tuple[str, ...]
-    what: str
-
-
-def record_figures() -> tuple[list[Figure], list[Survivor]]:
-    """The record hit rates and survivors, from the packaged ``data/history/hit_rates.toml``."""
-    from importlib.resources import files
-
-    from battleline.rulesets.tomldata import read_toml_file
-
-    res = files("battleline.rulesets.bf1900") / "data" / "history" / "hit_rates.toml"
-    raw = read_toml_file("hit_rates.toml", res)
-    figures = []
-    for row in raw.get("figure", []):
-        low = float(row.get("low", row.get("rate", 0.0)))
-        high = float(row.get("high", row.get("rate", low)))
-        figures.append(
-            Figure(
-                row["scenario"],
-                row["side"],
-                row["guns"],
-                low,
-                high,
-                row["what"],
-                row["source"],
-                row.get("counts"),
-            )
-        )
-    survivors = [
-        Survivor(row["scenario"], row["side"], tuple(row["ships"]), row["what"])
-        for row in raw.get("survivor", [])
-    ]
-    return figures, survivors
 
 
 def play_one(scenario: str, seed: int, index: int, skills: str = "historical") -> BattleRecord:
@@ -213,18 +97,6 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
     sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
     half = Z95 * sd / math.sqrt(n)
     return m, max(0.0, m - half), m + half
-
-
-def wilson(k: int, n: int) -> tuple[float, float]:
-    """Wilson score 95 % interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    z2 = Z95 * Z95
-    denom = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def within_factor_two(mean: float, record: int) -> bool:

@@ -1,0 +1,214 @@
+"""The record of the historical battles, which the calibration sets the games beside.
+
+Two data files, validated on load (a bad entry raises :class:`RulesDataError` naming it):
+
+* ``data/history/battles.toml``: each battle's victor and ships sunk per side (``[[battle]]``);
+* ``data/history/hit_rates.toml``: the record's hits per round fired (``[[figure]]``), by a
+  side's calibre class, all its guns or one bore, and the ships the record has surviving heavy
+  punishment (``[[survivor]]``), each with its sources.
+
+``tools/calibrate.py`` reads both (``docs/history.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from battleline.rulesets.tomldata import Where, read_toml_file
+
+BATTLES = "battles.toml"
+HIT_RATES = "hit_rates.toml"
+#: The calibre classes of ``tally.py`` and all guns; any other ``guns`` is a bore ("15.2 cm").
+CLASSES = ("heavy", "medium", "light", "all")
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """The historical outcome of a scenario, as comparable with a game of it."""
+
+    scenario: str
+    victor: str
+    #: Ships sunk or destroyed (scuttled, run ashore and burnt) on each side, in the scenario's
+    #: side order, counting only ships in the scenario lost in the action it covers.
+    sunk: tuple[int, int]
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One record hit rate: hits per round fired by a side's guns of one calibre class (or
+    ``all``), or of one bore (``"15.2 cm"``), as one rate or the range the sources span;
+    ``counts`` gives the record's own hits and rounds where the source gives them."""
+
+    scenario: str
+    side: str
+    guns: str
+    low: float
+    high: float
+    what: str
+    source: str
+    counts: str | None = None
+
+    def within_factor_two(self, rate: float) -> bool:
+        """The hit-rate target: from half the low end to twice the high end."""
+        return self.low / 2 <= rate <= self.high * 2
+
+    @property
+    def text(self) -> str:
+        """The figure as the table prints it."""
+        if self.low == self.high:
+            return f"{self.low:.2%}"
+        return f"{self.low:.1%}–{self.high:.1%}"
+
+
+@dataclass(frozen=True, slots=True)
+class Survivor:
+    """Ships the record has surviving heavy punishment (their class survival is reported)."""
+
+    scenario: str
+    side: str
+    ships: tuple[str, ...]
+    what: str
+
+
+def _text(where: Where, entry: Mapping[str, Any], field: str) -> str:
+    value = entry[field]
+    if not isinstance(value, str) or not value.strip():
+        where.fail(field, f"expected some text, got {value!r}")
+    return value
+
+
+def _entries(where: Where, raw: Mapping[str, Any], name: str) -> list[dict[str, Any]]:
+    entries = raw.get(name, [])
+    if not isinstance(entries, list):
+        where.fail(name, f"must be an array of [[{name}]] tables")
+    return [Where(where.file, f"{name}[{i}]").as_table(e) for i, e in enumerate(entries)]
+
+
+def parse_battles(raw: Mapping[str, Any]) -> dict[str, Record]:
+    """Validate the decoded battles file: scenario id → its record."""
+    top = Where(BATTLES, "(file)")
+    top.keys(raw, required=("battle",))
+    out: dict[str, Record] = {}
+    for i, entry in enumerate(_entries(top, raw, "battle")):
+        where = Where(BATTLES, f"battle[{i}]")
+        where.keys(entry, required=("scenario", "victor", "sunk", "note"))
+        scenario = _text(where, entry, "scenario")
+        if scenario in out:
+            where.fail("scenario", f"{scenario!r} has a record already")
+        sunk = entry["sunk"]
+        if not (isinstance(sunk, list) and len(sunk) == 2):
+            where.fail("sunk", "expected [side 1, side 2], the ships each side lost")
+        a, b = (where.integer(n, "sunk", 0, 999) for n in sunk)
+        out[scenario] = Record(
+            scenario, _text(where, entry, "victor"), (a, b), _text(where, entry, "note")
+        )
+    return out
+
+
+def _rate(where: Where, entry: Mapping[str, Any], field: str) -> float:
+    value = where.number(entry[field], field)
+    if not 0.0 <= value <= 1.0:
+        where.fail(field, f"a share of rounds fired, from 0 to 1; got {value}")
+    return value
+
+
+def _figure(where: Where, entry: Mapping[str, Any], battles: Mapping[str, Record]) -> Figure:
+    where.keys(
+        entry,
+        required=("scenario", "side", "guns", "what", "source"),
+        optional=("rate", "low", "high", "counts"),
+    )
+    scenario = _text(where, entry, "scenario")
+    if scenario not in battles:
+        where.fail("scenario", f"no battle record for {scenario!r} in {BATTLES}")
+    guns = _text(where, entry, "guns")
+    if guns not in CLASSES and not guns.endswith(" cm"):
+        where.fail("guns", f"one of {', '.join(CLASSES)} or a bore such as '15.2 cm'")
+    if "rate" in entry:
+        if "low" in entry or "high" in entry:
+            where.fail("rate", "give either rate, or low and high, not both")
+        low = high = _rate(where, entry, "rate")
+    else:
+        for field in ("low", "high"):
+            if field not in entry:
+                where.fail(field, "missing (give rate, or low and high)")
+        low, high = _rate(where, entry, "low"), _rate(where, entry, "high")
+        if low > high:
+            where.fail("low", f"must not exceed high ({low} > {high})")
+    counts = _text(where, entry, "counts") if "counts" in entry else None
+    return Figure(
+        scenario,
+        _text(where, entry, "side"),
+        guns,
+        low,
+        high,
+        _text(where, entry, "what"),
+        _text(where, entry, "source"),
+        counts,
+    )
+
+
+def _survivor(where: Where, entry: Mapping[str, Any], battles: Mapping[str, Record]) -> Survivor:
+    where.keys(entry, required=("scenario", "side", "ships", "what", "source"))
+    scenario = _text(where, entry, "scenario")
+    if scenario not in battles:
+        where.fail("scenario", f"no battle record for {scenario!r} in {BATTLES}")
+    ships = entry["ships"]
+    if not (isinstance(ships, list) and ships and all(isinstance(s, str) for s in ships)):
+        where.fail("ships", "expected a list of ship names")
+    return Survivor(
+        scenario, _text(where, entry, "side"), tuple(ships), _text(where, entry, "what")
+    )
+
+
+def parse_hit_rates(
+    raw: Mapping[str, Any], battles: Mapping[str, Record]
+) -> tuple[tuple[Figure, ...], tuple[Survivor, ...]]:
+    """Validate the decoded hit-rates file against the battles it names."""
+    top = Where(HIT_RATES, "(file)")
+    top.keys(raw, required=("figure",), optional=("survivor",))
+    figures = tuple(
+        _figure(Where(HIT_RATES, f"figure[{i}]"), e, battles)
+        for i, e in enumerate(_entries(top, raw, "figure"))
+    )
+    survivors = tuple(
+        _survivor(Where(HIT_RATES, f"survivor[{i}]"), e, battles)
+        for i, e in enumerate(_entries(top, raw, "survivor"))
+    )
+    return figures, survivors
+
+
+def _read(name: str) -> dict[str, Any]:
+    res = resources.files("battleline.rulesets.bf1900").joinpath("data", "history", name)
+    return read_toml_file(name, res)
+
+
+@cache
+def battle_records() -> dict[str, Record]:
+    """The packaged record of every historical battle, by scenario id."""
+    return parse_battles(_read(BATTLES))
+
+
+@cache
+def record_figures() -> tuple[tuple[Figure, ...], tuple[Survivor, ...]]:
+    """The packaged record hit rates and survivors."""
+    return parse_hit_rates(_read(HIT_RATES), battle_records())
+
+
+__all__ = [
+    "BATTLES",
+    "CLASSES",
+    "HIT_RATES",
+    "Figure",
+    "Record",
+    "Survivor",
+    "battle_records",
+    "parse_battles",
+    "parse_hit_rates",
+    "record_figures",
+]
