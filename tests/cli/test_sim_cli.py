@@ -52,6 +52,11 @@ def test_json_to_stdout_has_the_keys(tiny: str) -> None:
             assert row["hits"] <= row["rounds"]
             assert row["ci95"][0] <= row["rate"] <= row["ci95"][1]
         assert rows["all"]["rounds"] == sum(r["rounds"] for c, r in rows.items() if c != "all")
+        # ... and gun by gun: the bores add up to the same rounds and hits.
+        bores = data["hit_rates_by_bore"][side]
+        assert bores and all(label.endswith(" cm") for label in bores)
+        for key in ("rounds", "hits"):
+            assert sum(r[key] for r in bores.values()) == rows["all"][key]
 
 
 def test_one_and_two_workers_print_identical_json(tiny: str) -> None:
@@ -100,6 +105,11 @@ def test_report_json_file_and_plot(tiny: str, tmp_path: Path) -> None:
     ):
         assert words in result.stdout
     assert "Yoshino" in result.stdout and "Kasagi" in result.stdout
+    # The bores print under each side's classes, heaviest gun first.
+    table = result.stdout[result.stdout.index("Hits per round") :]
+    cells = [line.split("│") for line in table.splitlines() if " cm " in line]
+    blue = [float(c[2].split()[0]) for c in cells if c[1].strip() == "Blue"]
+    assert blue and blue == sorted(blue, reverse=True)
     assert json.loads(out.read_text(encoding="utf-8"))["runs"] == 3
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert png.stat().st_size > 20_000

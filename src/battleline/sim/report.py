@@ -7,6 +7,7 @@ so a saved JSON file can be re-plotted without playing again.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -100,8 +101,16 @@ def hit_rate_table(s: Summary) -> Table:
 
 
 def _by_bore(rows: dict[str, Any]) -> list[tuple[str, Any]]:
-    """Bore rows (``"15.2 cm"``), heaviest gun first."""
-    return sorted(rows.items(), key=lambda kv: -float(kv[0].split()[0]))
+    """Bore rows, heaviest gun first where the label starts with a number (``"15.2 cm"``);
+    any other label after them, in name order."""
+
+    def weight(label: str) -> tuple[float, str]:
+        try:
+            return -float(label.split()[0]), label
+        except (ValueError, IndexError):
+            return math.inf, label
+
+    return sorted(rows.items(), key=lambda kv: weight(kv[0]))
 
 
 def damage_table(s: Summary) -> Table:
