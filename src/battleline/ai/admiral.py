@@ -16,8 +16,6 @@ up in ``docs/ai.md``.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from battleline.ai.base import Admiral
@@ -27,18 +25,19 @@ from battleline.ai.gunnery import fire_plan, legal_entries, prime_targets, targe
 from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.ranging import Fall, RangeKeeper, Skill, fall_of, get_skill
 from battleline.ai.scuttling import scuttles
+from battleline.ai.sightings import Sightings
 from battleline.ai.standing import (
-    SURRENDER_BRACKETS,
     breaks_off,
-    can_fight,
     is_beaten,
     lame,
     objective_heading,
     outgunned,
+    strikes,
 )
 from battleline.ai.steering import ObstacleTable, steering_lead, wake_track
 from battleline.ai.tactics import (
     away_heading,
+    away_side,
     centroid,
     checked_division_orders,
     clear_of_collision,
@@ -57,7 +56,7 @@ from battleline.ai.tactics import (
 )
 from battleline.ai.torpedoes import RUN_MIN_M, attack_run, launch_plan
 from battleline.engine.events import EventKind
-from battleline.engine.geometry import Pose, bearing, signed_angle
+from battleline.engine.geometry import bearing, signed_angle
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.damage.declarations import DCAction, format_declarations
 from battleline.rulesets.bf1900.divisions import Division
@@ -102,8 +101,8 @@ class FleetAdmiral:
         self.signalled: set[str] = set()
         self.bumped: dict[str, tuple[int, str]] = {}
         self._seen_shots: set[tuple[int, str, str]] = set()
-        #: Each enemy ship's last two sightings at the command phase: (turn, funnel point).
-        self.sightings: dict[str, list[tuple[int, tuple[float, float]]]] = {}
+        #: Each enemy ship's last two sightings at the command phase.
+        self.sightings = Sightings()
 
     # -- the protocol ---------------------------------------------------------------------
 
@@ -174,7 +173,7 @@ class FleetAdmiral:
 
     def command(self, picture: Picture) -> list[str]:
         """Divisional orders and fleet messages (BF6-CMD-01..32)."""
-        self._note_sightings(picture)
+        self.sightings.note(picture)
         targets = picture.targets()
         big = [c.name for c in targets if not is_flotilla(c.type)]
         everyone = [c.name for c in targets]
@@ -209,7 +208,7 @@ class FleetAdmiral:
             consort = consort_to_cover(picture, alive) if (breaking or beaten) else None
             standing_by = consort is not None
             fleet_standing_by |= standing_by and bool(info["fleet_flagship"])
-            if self._strikes(picture, alive, big, beaten or is_beaten(picture)):
+            if strikes(picture, alive, big, beaten or is_beaten(picture)):
                 tokens[name] = ["SIG SURRENDER"]
                 continue
             run = self.last_moves.get(lead, picture.scale.knots_to_m_per_turn(here_log.speed_knots))
@@ -232,7 +231,12 @@ class FleetAdmiral:
                     for s in alive
                 }
                 heading = attack_run(
-                    picture, alive, quarry, runs, radius, self._enemy_run(picture, quarry)
+                    picture,
+                    alive,
+                    quarry,
+                    runs,
+                    radius,
+                    self.sightings.expected_run(picture, quarry),
                 )
                 attacking = True
             elif consort is not None and stands_off(picture, alive, consort):
@@ -252,7 +256,12 @@ class FleetAdmiral:
             if threat is not None and heading is None and not (running or flotilla):
                 closest = min(big or everyone, key=lambda e: picture.seen_m(lead, e))
                 heading, _ = line_heading(
-                    picture, lead, big or everyone, run, self._seen_run(picture, closest), alive
+                    picture,
+                    lead,
+                    big or everyone,
+                    run,
+                    self.sightings.seen_run(picture, closest),
+                    alive,
                 )
             clear_for = ahead
             if attacking_here and quarry is not None:
@@ -306,7 +315,7 @@ class FleetAdmiral:
             # course (BF6-CMD-17), which would keep it pressing into her.
             drop = drop_candidate(picture, division) if escape is None else ""
             if drop:
-                side = drop_side(picture, division, drop, self._away_side(here, threat))
+                side = drop_side(picture, division, drop, away_side(here, threat))
                 # The line holds its course while the lame ship turns out of it (BF6-CMD-17);
                 # torpedo craft on their run keep turning for the launch point.
                 mine = [f'DROP "{drop}" {side}', *(mine if attacking_here else [])]
@@ -376,60 +385,6 @@ class FleetAdmiral:
             and (other not in alive or picture.own[other].log.speed_knots <= 0.0)
         ]
 
-    def _note_sightings(self, picture: Picture) -> None:
-        """Where each enemy ship was seen this command phase (two sightings kept)."""
-        for name in picture.enemy:
-            seen = self.sightings.setdefault(name, [])
-            if not seen or seen[-1][0] != picture.turn:
-                seen.append((picture.turn, picture.funnels[name]))
-                del seen[:-2]
-
-    def _seen_run(self, picture: Picture, name: str) -> float | None:
-        """An enemy ship's run between her last two sightings a turn apart, as the eye saw it
-        (at most her class's top speed); ``None`` when she was not seen twice running."""
-        seen = self.sightings.get(name, [])
-        if len(seen) == 2 and seen[1][0] - seen[0][0] == 1:
-            return min(self._top_run(picture, name), math.dist(seen[0][1], seen[1][1]))
-        return None
-
-    def _enemy_run(self, picture: Picture, name: str) -> float:
-        """How far an enemy ship is expected to steam this move, metres: her run as seen
-        (:meth:`_seen_run`); her class's top speed when not seen twice running (class values
-        are public)."""
-        run = self._seen_run(picture, name)
-        return self._top_run(picture, name) if run is None else run
-
-    @staticmethod
-    def _top_run(picture: Picture, name: str) -> float:
-        """An enemy ship's run at her class's top speed, metres."""
-        return picture.scale.knots_to_m_per_turn(picture.classes[name].max_knots)
-
-    def _strikes(self, picture: Picture, alive: list[str], big: list[str], beaten: bool) -> bool:
-        """Strike the colours (BF6-CMD-32) only when every ship of the division can neither
-        fight nor get away, an enemy big ship is close by, and the side is losing.
-
-        A ship can fight while any gun or loaded torpedo mount is left to her
-        (:func:`~battleline.ai.standing.can_fight`); she can get away while she makes way at
-        all. The side is losing when it is beaten (:func:`~battleline.ai.standing.is_beaten`):
-        a winning side never strikes.
-        """
-        if not big or not beaten:
-            return False
-        reach = SURRENDER_BRACKETS * picture.scale.bracket_m
-        close = any(picture.seen_m(s, e) <= reach for s in alive for e in big)
-        if not close:
-            return False
-        return all(
-            picture.own[s].log.speed_knots <= 0 and not can_fight(picture.own[s].log) for s in alive
-        )
-
-    @staticmethod
-    def _away_side(here: Pose, threat: tuple[float, float] | None) -> str:
-        """Port if the enemy lies to starboard, else starboard."""
-        if threat is None:
-            return "S"
-        return "P" if 0.0 <= here.bearing_to(*threat) <= 180.0 else "S"
-
     def _signals(
         self,
         picture: Picture,
@@ -473,7 +428,7 @@ class FleetAdmiral:
                 # (BF6-CMD-27/28); an enemy already astern needs no signal to run from.
                 here = picture.poses[flag]
                 off = abs(signed_angle(here.bearing_to(*threat)))
-                side = self._away_side(here, threat)
+                side = away_side(here, threat)
                 if off < 60.0:
                     once("TURN", f"SIG TURN16 {side}")
                 elif off <= 135.0:

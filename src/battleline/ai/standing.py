@@ -6,6 +6,8 @@ strike and scuttle decisions of ``docs/ai.md``; every threshold reconstructed).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from battleline.ai.picture import Picture, fire_balance, per_picture
 from battleline.engine.geometry import Pose, bearing, norm360
 from battleline.rulesets.bf1900.ruleset import crippled
@@ -114,6 +116,24 @@ def can_fight(log: ShipLog) -> bool:
     return any(n > 0 for n in log.torpedoes_left.values())
 
 
+def strikes(picture: Picture, alive: Sequence[str], big: Sequence[str], beaten: bool) -> bool:
+    """Whether a division strikes its colours (BF6-CMD-32): only when every ship of it can
+    neither fight nor get away, an enemy big ship is close by, and the side is losing.
+
+    A ship can fight while any gun or loaded torpedo mount is left to her (:func:`can_fight`);
+    she can get away while she makes way at all. The side is losing when it is ``beaten``: a
+    winning side never strikes.
+    """
+    if not big or not beaten:
+        return False
+    reach = SURRENDER_BRACKETS * picture.scale.bracket_m
+    if not any(picture.seen_m(s, e) <= reach for s in alive for e in big):
+        return False
+    return all(
+        picture.own[s].log.speed_knots <= 0 and not can_fight(picture.own[s].log) for s in alive
+    )
+
+
 __all__ = [
     "BEATEN_SHARE",
     "BREAK_RATIO",
@@ -130,4 +150,5 @@ __all__ = [
     "objective_heading",
     "outgunned",
     "slowed",
+    "strikes",
 ]

@@ -105,6 +105,13 @@ def away_heading(here: Pose, threat: tuple[float, float]) -> float:
     return norm360(bearing(threat[0], threat[1], here.x, here.y))
 
 
+def away_side(here: Pose, threat: tuple[float, float] | None) -> str:
+    """The side to turn to, away from a threat: port if it lies to starboard, else starboard."""
+    if threat is None:
+        return "S"
+    return "P" if 0.0 <= here.bearing_to(*threat) <= 180.0 else "S"
+
+
 def _nearest_side_heading(current: float, options: Sequence[float]) -> float:
     return min(options, key=lambda h: (abs(signed_angle(h - current)), h))
 
@@ -401,6 +408,7 @@ __all__ = [
     "at_box",
     "attack_heading",
     "away_heading",
+    "away_side",
     "centroid",
     "checked_division_orders",
     "clear_of_collision",
