@@ -215,8 +215,18 @@ def test_wilson_interval_holds_the_rate(k: int, n: int) -> None:
     assert 0.0 <= lo <= k / n + 1e-12 and k / n - 1e-12 <= hi <= 1.0
 
 
+def gun_rows(labels: list[str]) -> st.SearchStrategy[tuple[tuple[str, str, int, int], ...]]:
+    """``(side, guns, rounds, hits)`` rows of one battle."""
+    row = st.tuples(
+        st.sampled_from(["A", "B"]), st.sampled_from(labels), st.integers(0, 60), st.integers(0, 9)
+    )
+    return st.lists(row, max_size=4).map(tuple)
+
+
 records = st.builds(
     BattleRecord,
+    gunnery=gun_rows(["heavy", "light", "all"]),
+    bores=gun_rows(["30.5 cm", "15.2 cm"]),
     index=st.integers(0, 10**6),
     sides=st.just(("A", "B")),
     winner=st.sampled_from([None, "A", "B"]),
