@@ -18,12 +18,14 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from battleline.engine.tally import ALL_GUNS
+from battleline.rulesets.bf1900.tally import CALIBRE_CLASSES
 from battleline.rulesets.tomldata import Where, read_toml_file
 
 BATTLES = "battles.toml"
 HIT_RATES = "hit_rates.toml"
 #: The calibre classes of ``tally.py`` and all guns; any other ``guns`` is a bore ("15.2 cm").
-CLASSES = ("heavy", "medium", "light", "all")
+CLASSES: tuple[str, ...] = (*(name for name, _ in CALIBRE_CLASSES), ALL_GUNS)
 
 
 @dataclass(frozen=True, slots=True)
