@@ -17,13 +17,13 @@ from battleline.rulesets.bf1900.ship import (
     Rating,
     ShipType,
 )
+from battleline.rulesets.bf1900.ship_entry import ship_class_from_spec
 from battleline.rulesets.bf1900.shipdb import (
     AmbiguousShipError,
     class_of_ship,
     get_ship_class,
     load_database,
     load_ship_classes,
-    ship_class_from_spec,
 )
 
 CLASSES = load_ship_classes()
