@@ -221,49 +221,40 @@ def test_calibration_grades_the_guns_a_figure_names_gun_by_gun(
     own guns of that bore, shown beside the record's hits and rounds; a figure for guns that
     fired nothing fails rather than passing unseen."""
     cal = project_tool("calibrate")
-    figures, _ = cal.record_figures()
+    figures, survivors = cal.record_figures()
     mine = [f for f in figures if f.scenario == "santiago-1898"]
     assert {f.guns for f in mine} >= {"all", "heavy", "20.3 cm", "10.2 cm", "5.7 cm"}
     eight = next(f for f in mine if f.guns == "20.3 cm")
     assert (eight.low, eight.counts) == (0.046, "10 / 219")
-    row = {"rounds": 200, "hits": 8, "rounds_per_battle": 200.0, "hits_per_battle": 8.0}
-    summary = {
-        "sides": ["Spain", "United States"],
-        "hit_rates": {"United States": {"all": {**row, "rate": 0.04, "ci95": [0.03, 0.05]}}},
-        "hit_rates_by_bore": {
-            "United States": {
-                "20.3 cm": {**row, "rate": 0.04, "ci95": [0.03, 0.05]},  # 4 %: within 2.3-9.2 %
-                "5.7 cm": {**row, "rate": 0.04, "ci95": [0.03, 0.05]},  # 4 % against 1.16 %
-            }
-        },
-    }
-    rows = {h.guns: h for h in cal.hit_rows(summary, mine)}
-    assert rows["20.3 cm"].ok is True and rows["20.3 cm"].record_counts == "10 / 219"
-    assert rows["5.7 cm"].ok is False
+    # Two battles: 200 US rounds each, 8 and 10 hits, all from the 8-in and the 6-pdr alike.
+    us = "United States"
+    runs = [
+        BattleRecord(
+            i,
+            ("Spain", us),
+            us,
+            40,
+            False,
+            (6, 0),
+            (0, 0),
+            (),
+            ((0,) * len(CAUSES), (0,) * len(CAUSES)),
+            gunnery=((us, "all", 200, h), (us, "heavy", 0, 0), (us, "medium", 100, h // 2)),
+            bores=((us, "20.3 cm", 100, h // 2), (us, "5.7 cm", 100, h // 2)),
+        )
+        for i, h in enumerate((8, 10))
+    ]
+    row = cal.summarise(cal.HISTORY["santiago-1898"], runs, mine, survivors)
+    rows = {h.guns: h for h in row.hits}
+    assert rows["20.3 cm"].rate == pytest.approx(0.045) and rows["20.3 cm"].ok is True
+    assert rows["5.7 cm"].ok is False  # 4.5 % against 1.16 %: over twice the record
     assert rows["10.2 cm"].ok is False and rows["10.2 cm"].rounds_per_battle == 0.0  # never fired
-    assert rows["all"].ok is True  # 4 % within 0.65-4 %
-    assert "| 20.3 cm | 200 | 8.0 | 4.0% (3.0%–5.0%) | 4.60% | 10 / 219 | yes |" in cal.markdown(
-        [
-            cal.Row(
-                "santiago-1898",
-                1,
-                ("Spain", "United States"),
-                "United States",
-                (6, 0),
-                1.0,
-                (0.5, 1.0),
-                0.0,
-                (6.0, 0.0),
-                ((6.0, 6.0), (0.0, 0.0)),
-                (0.0, 0.0),
-                30.0,
-                0,
-                True,
-                (True, True),
-                tuple(rows.values()),
-            )
-        ]
-    )
+    assert rows["heavy"].ok is False  # no heavy round fired either
+    assert rows["all"].ok is False  # 4.5 % against at most 4 %
+    assert not row.hits_ok and not row.meets_target
+    table = cal.markdown([row])
+    assert "| santiago-1898 | United States | 20.3 cm | 100 | 4.5 | 4.5% (" in table
+    assert "| 4.60% | 10 / 219 | yes |" in table
 
 
 @pytest.mark.slow
