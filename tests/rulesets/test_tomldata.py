@@ -32,6 +32,23 @@ def test_where_keys_refuses_unknown_and_missing_fields() -> None:
         where.keys({}, required=("roll",))
 
 
+def test_where_tables_and_text() -> None:
+    """``[[name]]`` tables come with where each stands; absent, there are none; text is not
+    blank."""
+    top = Where("f.toml", "(file)")
+    got = top.tables({"shell": [{"a": 1}, {"b": 2}]}, "shell")
+    assert [(w.table, e) for w, e in got] == [("shell[0]", {"a": 1}), ("shell[1]", {"b": 2})]
+    assert top.tables({}, "shell") == []
+    with pytest.raises(RulesDataError, match=r"shell.*array of \[\[shell\]\] tables"):
+        top.tables({"shell": {"a": 1}}, "shell")
+    with pytest.raises(RulesDataError, match=r"shell\[1\].*expected a table"):
+        top.tables({"shell": [{}, "x"]}, "shell")
+    assert top.text("Brown", "source") == "Brown"
+    for bad in ("  ", 3, None):
+        with pytest.raises(RulesDataError, match="expected some text"):
+            top.text(bad, "source")
+
+
 @pytest.mark.parametrize(
     ("value", "message"),
     [(True, "whole number"), (2.5, "whole number"), (7, "between 1 and 6")],

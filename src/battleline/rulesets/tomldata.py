@@ -72,6 +72,24 @@ class Where:
             self.fail(field, f"must be between {lo} and {hi}, got {value}")
         return value
 
+    def text(self, value: Any, field: str) -> str:
+        """Some text, not blank."""
+        if not isinstance(value, str) or not value.strip():
+            self.fail(field, f"expected some text, got {value!r}")
+        return value
+
+    def tables(self, raw: Mapping[str, Any], name: str) -> list[tuple[Where, dict[str, Any]]]:
+        """The ``[[name]]`` tables of ``raw`` (none if absent), each with where it stands
+        (``name[i]``)."""
+        entries = raw.get(name, [])
+        if not isinstance(entries, list):
+            self.fail(name, f"must be an array of [[{name}]] tables")
+        out = []
+        for i, entry in enumerate(entries):
+            where = Where(self.file, f"{name}[{i}]")
+            out.append((where, where.as_table(entry)))
+        return out
+
 
 def chart_files(path: str | Path) -> list[DataFile]:
     """A user's chart data: the ``*.toml`` files of a directory (sorted), or the one file."""

@@ -72,6 +72,8 @@ def test_a_battle_recorded_twice_is_refused() -> None:
     [
         ({**FIGURE, "scenario": "lissa-1866"}, "scenario", "no battle record"),
         ({**FIGURE, "guns": "secondary"}, "guns", "a bore such as"),
+        ({**FIGURE, "guns": "six cm"}, "guns", "a bore such as"),
+        ({**FIGURE, "guns": "15.20 cm"}, "guns", "a bore such as"),
         ({**FIGURE, "rate": 12}, "rate", "from 0 to 1"),
         ({**FIGURE, "low": 0.1}, "rate", "not both"),
         ({k: v for k, v in FIGURE.items() if k != "rate"} | {"low": 0.1}, "high", "missing"),

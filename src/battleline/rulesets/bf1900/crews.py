@@ -81,12 +81,8 @@ def parse_crews(raw: Mapping[str, Any]) -> Crews:
             where.fail("(name)", f"unknown crew quality; use one of {', '.join(GUNNERY_LEVELS)}")
         by_quality[quality] = _laying(where, quality, entry)
     navies: list[NavyLaying] = []
-    entries = raw.get("navy", [])
-    if not isinstance(entries, list):
-        top.fail("navy", "must be an array of [[navy]] tables")
-    for i, entry in enumerate(entries):
-        where = Where(FILE, f"navy[{i}]")
-        span = navy_span(where, where.as_table(entry), (n.span for n in navies))
+    for where, entry in top.tables(raw, "navy"):
+        span = navy_span(where, entry, (n.span for n in navies))
         name = f"{span.navy} {span.span}"
         navies.append(NavyLaying(span, _laying(where, name, entry, ("navy", "years"))))
     return Crews(by_quality, tuple(navies))

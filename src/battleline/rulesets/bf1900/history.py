@@ -19,7 +19,7 @@ from importlib import resources
 from typing import Any
 
 from battleline.engine.tally import ALL_GUNS
-from battleline.rulesets.bf1900.tally import CALIBRE_CLASSES
+from battleline.rulesets.bf1900.tally import CALIBRE_CLASSES, bore
 from battleline.rulesets.tomldata import Where, read_toml_file
 
 BATTLES = "battles.toml"
@@ -77,18 +77,12 @@ class Survivor:
     what: str
 
 
-def _text(where: Where, entry: Mapping[str, Any], field: str) -> str:
-    value = entry[field]
-    if not isinstance(value, str) or not value.strip():
-        where.fail(field, f"expected some text, got {value!r}")
-    return value
-
-
-def _entries(where: Where, raw: Mapping[str, Any], name: str) -> list[dict[str, Any]]:
-    entries = raw.get(name, [])
-    if not isinstance(entries, list):
-        where.fail(name, f"must be an array of [[{name}]] tables")
-    return [Where(where.file, f"{name}[{i}]").as_table(e) for i, e in enumerate(entries)]
+def _battle(where: Where, entry: Mapping[str, Any], battles: Mapping[str, Record]) -> str:
+    """The entry's ``scenario``, which must have a battle record."""
+    scenario = where.text(entry["scenario"], "scenario")
+    if scenario not in battles:
+        where.fail("scenario", f"no battle record for {scenario!r} in {BATTLES}")
+    return scenario
 
 
 def parse_battles(raw: Mapping[str, Any]) -> dict[str, Record]:
@@ -96,10 +90,9 @@ def parse_battles(raw: Mapping[str, Any]) -> dict[str, Record]:
     top = Where(BATTLES, "(file)")
     top.keys(raw, required=("battle",))
     out: dict[str, Record] = {}
-    for i, entry in enumerate(_entries(top, raw, "battle")):
-        where = Where(BATTLES, f"battle[{i}]")
+    for where, entry in top.tables(raw, "battle"):
         where.keys(entry, required=("scenario", "victor", "sunk", "note"))
-        scenario = _text(where, entry, "scenario")
+        scenario = where.text(entry["scenario"], "scenario")
         if scenario in out:
             where.fail("scenario", f"{scenario!r} has a record already")
         sunk = entry["sunk"]
@@ -107,9 +100,20 @@ def parse_battles(raw: Mapping[str, Any]) -> dict[str, Record]:
             where.fail("sunk", "expected [side 1, side 2], the ships each side lost")
         a, b = (where.integer(n, "sunk", 0, 999) for n in sunk)
         out[scenario] = Record(
-            scenario, _text(where, entry, "victor"), (a, b), _text(where, entry, "note")
+            scenario,
+            where.text(entry["victor"], "victor"),
+            (a, b),
+            where.text(entry["note"], "note"),
         )
     return out
+
+
+def _is_bore(guns: str) -> bool:
+    """Whether ``guns`` is a bore label as the tally writes it (:func:`tally.bore`)."""
+    try:
+        return bore(float(guns.removesuffix(" cm"))) == guns
+    except ValueError:
+        return False
 
 
 def _rate(where: Where, entry: Mapping[str, Any], field: str) -> float:
@@ -125,11 +129,9 @@ def _figure(where: Where, entry: Mapping[str, Any], battles: Mapping[str, Record
         required=("scenario", "side", "guns", "what", "source"),
         optional=("rate", "low", "high", "counts"),
     )
-    scenario = _text(where, entry, "scenario")
-    if scenario not in battles:
-        where.fail("scenario", f"no battle record for {scenario!r} in {BATTLES}")
-    guns = _text(where, entry, "guns")
-    if guns not in CLASSES and not guns.endswith(" cm"):
+    scenario = _battle(where, entry, battles)
+    guns = where.text(entry["guns"], "guns")
+    if guns not in CLASSES and not _is_bore(guns):
         where.fail("guns", f"one of {', '.join(CLASSES)} or a bore such as '15.2 cm'")
     if "rate" in entry:
         if "low" in entry or "high" in entry:
@@ -142,29 +144,27 @@ def _figure(where: Where, entry: Mapping[str, Any], battles: Mapping[str, Record
         low, high = _rate(where, entry, "low"), _rate(where, entry, "high")
         if low > high:
             where.fail("low", f"must not exceed high ({low} > {high})")
-    counts = _text(where, entry, "counts") if "counts" in entry else None
+    counts = where.text(entry["counts"], "counts") if "counts" in entry else None
     return Figure(
         scenario,
-        _text(where, entry, "side"),
+        where.text(entry["side"], "side"),
         guns,
         low,
         high,
-        _text(where, entry, "what"),
-        _text(where, entry, "source"),
+        where.text(entry["what"], "what"),
+        where.text(entry["source"], "source"),
         counts,
     )
 
 
 def _survivor(where: Where, entry: Mapping[str, Any], battles: Mapping[str, Record]) -> Survivor:
     where.keys(entry, required=("scenario", "side", "ships", "what", "source"))
-    scenario = _text(where, entry, "scenario")
-    if scenario not in battles:
-        where.fail("scenario", f"no battle record for {scenario!r} in {BATTLES}")
+    scenario = _battle(where, entry, battles)
     ships = entry["ships"]
     if not (isinstance(ships, list) and ships and all(isinstance(s, str) for s in ships)):
         where.fail("ships", "expected a list of ship names")
     return Survivor(
-        scenario, _text(where, entry, "side"), tuple(ships), _text(where, entry, "what")
+        scenario, where.text(entry["side"], "side"), tuple(ships), where.text(entry["what"], "what")
     )
 
 
@@ -174,14 +174,8 @@ def parse_hit_rates(
     """Validate the decoded hit-rates file against the battles it names."""
     top = Where(HIT_RATES, "(file)")
     top.keys(raw, required=("figure",), optional=("survivor",))
-    figures = tuple(
-        _figure(Where(HIT_RATES, f"figure[{i}]"), e, battles)
-        for i, e in enumerate(_entries(top, raw, "figure"))
-    )
-    survivors = tuple(
-        _survivor(Where(HIT_RATES, f"survivor[{i}]"), e, battles)
-        for i, e in enumerate(_entries(top, raw, "survivor"))
-    )
+    figures = tuple(_figure(w, e, battles) for w, e in top.tables(raw, "figure"))
+    survivors = tuple(_survivor(w, e, battles) for w, e in top.tables(raw, "survivor"))
     return figures, survivors
 
 

@@ -57,8 +57,7 @@ def parse_shells(raw: Mapping[str, Any]) -> tuple[ShellEntry, ...]:
     if raw.get("reconstructed") is not True:
         raise RulesDataError(FILE, "(file)", "reconstructed", "must be true (no rule gives these)")
     out: list[ShellEntry] = []
-    for i, entry in enumerate(raw.get("shell", [])):
-        where = Where(FILE, f"shell[{i}]")
+    for where, entry in Where(FILE, "(file)").tables(raw, "shell"):
         unknown = sorted(set(entry) - {"navy", "years", "what", "sources", "AP", "HE"})
         if unknown:
             where.fail(unknown[0], "unknown field")
