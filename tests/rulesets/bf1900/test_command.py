@@ -26,6 +26,7 @@ from battleline.rulesets.bf1900.divisions import (
     classify_formation,
     station_poses,
 )
+from battleline.rulesets.bf1900.movement_phase import MovementResult, movement_phase
 from battleline.rulesets.bf1900.notation import (
     Direction,
     Order,
@@ -34,7 +35,7 @@ from battleline.rulesets.bf1900.notation import (
     TurnTogether,
     parse_orders,
 )
-from battleline.rulesets.bf1900.planning import MovementResult, movement_phase, plan_division_move
+from battleline.rulesets.bf1900.planning import plan_division_move
 from battleline.rulesets.bf1900.scales import load_scales
 from battleline.rulesets.bf1900.ship import Rating, ShipClass, ShipType
 from battleline.rulesets.bf1900.shiplog import ShipLog

@@ -17,8 +17,8 @@ from battleline.rulesets.bf1900.command import (
     voluntary_transfer,
 )
 from battleline.rulesets.bf1900.divisions import Division
+from battleline.rulesets.bf1900.movement_phase import movement_phase
 from battleline.rulesets.bf1900.notation import Direction, TurnTogether, parse_orders
-from battleline.rulesets.bf1900.planning import movement_phase
 from battleline.rulesets.bf1900.scales import load_scales
 from battleline.rulesets.bf1900.ship import Compartment, FloodLevel, Rating, ShipClass, ShipType
 from battleline.rulesets.bf1900.shiplog import ShipLog, SinkingState

@@ -41,7 +41,7 @@ from battleline.rulesets.bf1900.notation import (
 )
 from battleline.rulesets.bf1900.planning import (
     PlannedMove,
-    _illegal,
+    illegal_order,
     plan_move,
     validate_orders,
 )
@@ -82,14 +82,14 @@ def check_arrow(division: str, order: TurnInSuccession | TurnTogether, turned_de
     """
     if turned_deg * order.direction.sign < 0:
         side = "port" if turned_deg < 0 else "starboard"
-        raise _illegal(
+        raise illegal_order(
             division,
             "BF6-CMD-07",
             f"a turn to {side} under a {order.arrow} drawn to {order.direction.name.lower()}",
         )
     needed = arrow_class(turned_deg)
     if _ARROW_RANK[needed] > _ARROW_RANK[order.arrow]:
-        raise _illegal(
+        raise illegal_order(
             division,
             "BF6-CMD-06",
             f"a {abs(turned_deg):g}° turn needs the {needed}, not the {order.arrow} of {order}",

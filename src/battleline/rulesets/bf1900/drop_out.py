@@ -12,7 +12,7 @@ from battleline.rulesets.bf1900.divisions import (
     Formation,
 )
 from battleline.rulesets.bf1900.planning import (
-    _illegal,
+    illegal_order,
 )
 from battleline.rulesets.bf1900.shiplog import ShipLog
 
@@ -41,11 +41,11 @@ def drop_out(
     """
     name = division.name
     if ship not in division.ships:
-        raise _illegal(name, "BF6-CMD-16", f"{ship!r} is not a ship of this division")
+        raise illegal_order(name, "BF6-CMD-16", f"{ship!r} is not a ship of this division")
     if len(division.ships) == 1:
-        raise _illegal(name, "BF6-CMD-16", f"{ship} is already alone")
+        raise illegal_order(name, "BF6-CMD-16", f"{ship} is already alone")
     if ship == division.flagship:
-        raise _illegal(
+        raise illegal_order(
             name, "BF6-CMD-17", f"{ship} is the flagship; transfer command before dropping out"
         )
     if not drop_out_eligible(division, ship, logs):
@@ -53,7 +53,7 @@ def drop_out(
         mine = logs[ship].propulsion.hits
         theirs = logs[astern].propulsion.hits if astern else 0
         who = f"{astern} astern has {theirs}" if astern else "it needs at least 1"
-        raise _illegal(
+        raise illegal_order(
             name,
             "BF6-CMD-16",
             f"{ship} has {mine} propulsion hit(s) and {who}; dropping out needs one more than "

@@ -4,8 +4,8 @@
 * :func:`plan_move` turns a division's movement orders, when they are submitted, into a
   :class:`PlannedMove`: per-ship legs for :func:`battleline.rulesets.bf1900.movement.trace`. The
   plan travels with the sealed orders and is what the Movement Phase carries out.
-* :func:`movement_phase` traces every division, stops ships at collisions (``resolve_tracks``)
-  and keeps station for the next turn.
+* The Movement Phase that carries the plans out, stops ships at collisions and keeps station is
+  :mod:`battleline.rulesets.bf1900.movement_phase`.
 
 The Command Phase itself (transfers of command, drop-outs, fleet messages) is in
 :mod:`battleline.rulesets.bf1900.command`.
@@ -24,21 +24,14 @@ from battleline.rulesets.bf1900.divisions import (
     Division,
     Formation,
     Step,
-    classify_formation,
     default_interval_m,
-    formation_after_turn,
     path_length,
     split_path,
 )
 from battleline.rulesets.bf1900.movement import (
-    Contact,
     Leg,
-    Track,
     allowance_at,
     apply_steering,
-    emit_contacts,
-    resolve_tracks,
-    trace,
     turn_radius_m,
 )
 from battleline.rulesets.bf1900.notation import (
@@ -52,13 +45,13 @@ from battleline.rulesets.bf1900.notation import (
 )
 from battleline.rulesets.bf1900.scales import Scale
 from battleline.rulesets.bf1900.shiplog import ShipLog
-from battleline.rulesets.bf1900.table import Land
 
 #: Turn shortfall, degrees, below which a turn counts as finished.
 TURN_SLACK_DEG = 0.5
 
 
-def _illegal(division: str, rule: str, reason: str) -> IllegalOrderError:
+def illegal_order(division: str, rule: str, reason: str) -> IllegalOrderError:
+    """The error for an order of ``division`` that breaks ``rule``."""
     return IllegalOrderError(f"division {division!r}: {reason} ({rule})")
 
 
@@ -76,16 +69,16 @@ def validate_orders(division: Division, orders: Sequence[Order]) -> None:
     movement = [o for o in orders if o.movement]
     if any(isinstance(o, Stop) for o in movement) and len(movement) > 1:
         others = " ".join(str(o) for o in movement if not isinstance(o, Stop))
-        raise _illegal(division.name, "BF6-CMD-14", f"STOP cannot be combined with {others}")
+        raise illegal_order(division.name, "BF6-CMD-14", f"STOP cannot be combined with {others}")
     if sum(isinstance(o, SetSpeed) for o in orders) > 1:
-        raise _illegal(division.name, "BF6-MOV-01", "only one speed order a turn")
+        raise illegal_order(division.name, "BF6-MOV-01", "only one speed order a turn")
     for o in orders:
         if isinstance(o, DropOut | TransferFlag) and o.ship not in division.ships:
             rule = "BF6-CMD-16" if isinstance(o, DropOut) else "BF6-CMD-19"
-            raise _illegal(division.name, rule, f"{o.ship!r} is not a ship of this division")
+            raise illegal_order(division.name, rule, f"{o.ship!r} is not a ship of this division")
     turns = [o for o in orders if isinstance(o, TurnInSuccession | TurnTogether)]
     if division.must_turn_out and not turns:
-        raise _illegal(
+        raise illegal_order(
             division.name,
             "BF6-CMD-17",
             f"{division.lead} has just dropped out and must turn out of the line this move",
@@ -134,21 +127,21 @@ def _division_distance(
             lo, hi = allowances[ship]
             top = scale.knots_to_m_per_turn(knots[ship])
             if wanted > top + 1e-6:
-                raise _illegal(
+                raise illegal_order(
                     division.name,
                     "BF6-MOV-01",
                     f"{speed} is faster than {ship}'s top undamaged propulsion box "
                     f"({knots[ship]:g} kn)",
                 )
             if wanted > hi + 1e-6:
-                raise _illegal(
+                raise illegal_order(
                     division.name,
                     "BF6-MOV-03",
                     f"{speed} ({scale.fmt(wanted)}) is more than one propulsion box faster than "
                     f"{ship} moved last turn; at most {scale.fmt(hi)} this turn",
                 )
             if wanted < lo - 1e-6:
-                raise _illegal(
+                raise illegal_order(
                     division.name,
                     "BF6-MOV-06",
                     f"{speed} ({scale.fmt(wanted)}) is below {ship}'s minimum movement "
@@ -358,155 +351,11 @@ def _make_plan(
     )
 
 
-def finish_division_move(
-    plan: DivisionPlan, tracks: Mapping[str, Track], events: EventLog | None = None
-) -> Division:
-    """The division after its move: wakes for line ahead, or the formation a turn together left
-    it in (BF6-CMD-10), reversing the line when the turn put the rear ship in front."""
-    division = plan.division
-    ships = division.ships
-    if plan.together is None:
-        if division.formation is not Formation.LINE_AHEAD or len(ships) == 1:
-            return division.with_(must_turn_out=False, wake=())
-        lead = ships[0]
-        lead_run = split_path(plan.paths[lead], tracks[lead].length_m, plan.radius_m[lead])[0]
-        wake = []
-        for ship in ships[1:]:
-            # The follower's path to the lead's new position is its old wake plus the lead's run.
-            whole = (*plan.wakes.get(ship, ()), *lead_run)
-            rest = split_path(whole, tracks[ship].length_m, plan.radius_m[ship])[1]
-            wake.append((ship, rest))
-        return division.with_(must_turn_out=False, wake=tuple(wake))
-    # Every ship ran the same legs only if each made the whole turn (a ship dead in the water,
-    # short of movement or with a jammed rudder did not): otherwise read the poses.
-    same = all(abs(tracks[s].turned_deg - plan.together) <= TURN_SLACK_DEG for s in ships)
-    if plan.clean_together and same:
-        formation, reverse = formation_after_turn(division.formation, plan.together)
-    else:
-        formation, reverse = classify_formation([tracks[s].end for s in ships], 3.0)
-    if reverse:
-        division = division.reversed()
-    division = division.with_(formation=formation, wake=(), must_turn_out=False)
-    if events is not None and (formation is not plan.division.formation or reverse):
-        flip = f", {division.lead} now leading" if reverse else ""
-        events.emit(
-            EventKind.COMMAND,
-            f"{division.name} is now in {formation}{flip} (BF6-CMD-10)",
-            side=division.side,
-            division=division.name,
-            formation=formation.value,
-        )
-    return division
-
-
-@dataclass
-class MovementResult:
-    """The Movement Phase's outcome for the divisions given to it."""
-
-    poses: dict[str, Pose]
-    tracks: dict[str, Track]
-    divisions: dict[str, Division]
-    last_moves: dict[str, float]
-    contacts: list[Contact]
-
-
-def movement_phase(
-    divisions: Mapping[str, Division],
-    orders: Mapping[str, Sequence[Order]],
-    poses: Mapping[str, Pose],
-    logs: Mapping[str, ShipLog],
-    scale: Scale,
-    last_moves: Mapping[str, float],
-    events: EventLog,
-    land: Sequence[Land] = (),
-    planned: Mapping[str, PlannedMove] | None = None,
-) -> MovementResult:
-    """Move every division at once (BF6-GEN-07): plan, trace, stop at contacts, keep station.
-
-    A division whose move was planned on submission (``planned``, still fitting its orders)
-    makes that move; the others are planned now. ``last_moves`` in the result is each ship's
-    actual move, or 0 for a ship that obeyed a stop order (it is dead in the water for the next
-    turn's acceleration, BF6-CMD-13).
-    """
-    plans: dict[str, DivisionPlan] = {}
-    for name, d in divisions.items():
-        mine = orders.get(name, ())
-        move = (planned or {}).get(name)
-        if move is None or not move.fits(d, mine):
-            move = plan_move(d, mine, poses, logs, scale, last_moves)
-        move.emit_notes(events)
-        plans[name] = move.plan
-    raw: dict[str, Track] = {}
-    for plan in plans.values():
-        for ship, legs in plan.legs.items():
-            raw[ship] = trace(ship, poses[ship], legs, plan.radius_m[ship], plan.allowance_m[ship])
-    sizes = {s: scale.base_size_m(logs[s].cls) for s in poses if s in logs}
-    # Sunk ships are gone from the table (as for sight, BF6-SINK-05): wrecks block nobody.
-    stationary = {
-        s: p for s, p in poses.items() if s not in raw and s in sizes and not logs[s].sunk
-    }
-    tracks, contacts = resolve_tracks(raw, sizes, land, stationary)
-    emit_contacts(events, contacts)
-
-    new_divisions: dict[str, Division] = {}
-    new_last: dict[str, float] = dict(last_moves)
-    new_poses: dict[str, Pose] = dict(poses)
-    for name, plan in plans.items():
-        for ship in plan.division.ships:
-            track = tracks[ship]
-            new_poses[ship] = track.end
-            new_last[ship] = 0.0 if plan.stopping else track.length_m
-            _narrate(events, name, plan, track, scale)
-        new_divisions[name] = finish_division_move(plan, tracks, events)
-    return MovementResult(new_poses, tracks, new_divisions, new_last, contacts)
-
-
-def _narrate(
-    events: EventLog, division: str, plan: DivisionPlan, track: Track, scale: Scale
-) -> None:
-    ship = track.ship
-    turned = track.turned_deg
-    turn = ""
-    if abs(turned) >= TURN_SLACK_DEG:
-        turn = f", turning {abs(turned):.0f}° to {'starboard' if turned > 0 else 'port'}"
-    stop = "; stopped (BF6-CMD-13)" if plan.stopping else ""
-    events.emit(
-        EventKind.MOVE,
-        f"{ship} moves {scale.fmt(track.length_m)} ({track.length_m:.0f} m){turn}, "
-        f"now heading {track.end.heading:03.0f}°{stop}",
-        ship=ship,
-        division=division,
-        distance_m=round(track.length_m, 1),
-        turned_deg=round(turned, 1),
-        x=round(track.end.x, 1),
-        y=round(track.end.y, 1),
-        heading=round(track.end.heading, 1),
-    )
-    is_lead = ship == plan.division.lead
-    if (is_lead or plan.together is not None) and not plan.stopping:
-        wanted = plan.ordered_turn.get(ship, 0.0)
-        if (
-            abs(wanted) - abs(turned) > TURN_SLACK_DEG
-            and track.length_m < plan.allowance_m[ship] + 1e-6
-        ):
-            events.emit(
-                EventKind.MOVE,
-                f"{ship} turns only {abs(turned):.0f}° of the {abs(wanted):.0f}° ordered: "
-                "not enough movement (BF6-CMD-12)",
-                ship=ship,
-                division=division,
-                ordered_deg=wanted,
-                turned_deg=round(turned, 1),
-            )
-
-
 __all__ = [
     "TURN_SLACK_DEG",
     "DivisionPlan",
-    "MovementResult",
     "PlannedMove",
-    "finish_division_move",
-    "movement_phase",
+    "illegal_order",
     "plan_division_move",
     "plan_move",
     "validate_orders",

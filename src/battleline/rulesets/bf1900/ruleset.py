@@ -29,7 +29,7 @@ from battleline.engine.dice import SeededDice
 from battleline.engine.events import EventLog
 from battleline.engine.ruleset import PhaseSpec, ShipFate
 from battleline.engine.state import Result
-from battleline.rulesets.bf1900 import command, gunnery, notation, planning, torpedoes
+from battleline.rulesets.bf1900 import command, gunnery, movement_phase, notation, torpedoes
 from battleline.rulesets.bf1900.crews import Laying, laying_of, navy_laying
 from battleline.rulesets.bf1900.damage.phase import run_damage_phase
 from battleline.rulesets.bf1900.game_data import (
@@ -121,9 +121,9 @@ def resolve_movement(
     state: Bf1900State, orders: Orders, dice: SeededDice, events: EventLog
 ) -> None:
     """Every division moves at once (BF6-GEN-07, BF6-MOV-01..07, BF6-CMD-04..17); collisions
-    and groundings stop ships (``planning.movement_phase``); each division makes the move
+    and groundings stop ships (``movement_phase.movement_phase``); each division makes the move
     planned when its orders were sealed, unless the Command Phase changed it."""
-    result = planning.movement_phase(
+    result = movement_phase.movement_phase(
         state.divisions,
         state.plans or {},
         state.poses,

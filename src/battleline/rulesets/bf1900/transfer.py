@@ -17,7 +17,7 @@ from battleline.rulesets.bf1900.divisions import (
     Division,
 )
 from battleline.rulesets.bf1900.planning import (
-    _illegal,
+    illegal_order,
 )
 from battleline.rulesets.bf1900.scales import Scale
 from battleline.rulesets.bf1900.shiplog import ShipLog
@@ -156,24 +156,26 @@ def voluntary_transfer(
     """
     name = division.name
     if to_ship not in division.ships:
-        raise _illegal(name, "BF6-CMD-19", f"{to_ship!r} is not a ship of this division")
+        raise illegal_order(name, "BF6-CMD-19", f"{to_ship!r} is not a ship of this division")
     if to_ship == division.flagship:
-        raise _illegal(name, "BF6-CMD-19", f"{to_ship} is already the flagship")
+        raise illegal_order(name, "BF6-CMD-19", f"{to_ship} is already the flagship")
     flag = logs[division.flagship]
     if flag.ct_hits:
-        raise _illegal(
+        raise illegal_order(
             name,
             "BF6-CMD-19",
             f"flagship {flag.name} has a conning tower hit; no voluntary transfer",
         )
     target = logs[to_ship]
     if not _can_command(target) or target.ct_hits:
-        raise _illegal(name, "BF6-CMD-19", f"{to_ship} is not qualified to take command (AMB-06)")
+        raise illegal_order(
+            name, "BF6-CMD-19", f"{to_ship} is not qualified to take command (AMB-06)"
+        )
     for ship in (division.flagship, to_ship):
         limit = scale.knots_to_m_per_turn(logs[ship].cls.max_knots) * VOLUNTARY_SPEED_FRACTION
         moved = last_moves.get(ship, math.inf)
         if moved > limit + 1e-6:
-            raise _illegal(
+            raise illegal_order(
                 name,
                 "BF6-CMD-19",
                 f"{ship} moved {scale.fmt(moved)} last turn; a transfer needs both ships at no "
@@ -182,7 +184,7 @@ def voluntary_transfer(
     reach = scale.bracket_m * VOLUNTARY_RANGE_FRACTION
     apart = poses[division.flagship].distance_to(poses[to_ship])
     if apart > reach + 1e-6:
-        raise _illegal(
+        raise illegal_order(
             name,
             "BF6-CMD-19",
             f"{to_ship} is {scale.fmt(apart)} away; it must be within ¼ of a range bracket "
