@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from battleline.rulesets.bf1900.gunnery import danger_zone_m
-from battleline.rulesets.bf1900.observation import Eye, load_observation
+from battleline.rulesets.bf1900.observation_model import Eye, load_observation
 
 #: Estimates are written to the nearest this many metres.
 ROUND_TO_M = 50.0
