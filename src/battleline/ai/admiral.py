@@ -26,6 +26,7 @@ from battleline.ai.picture import Picture, build_picture, is_flotilla
 from battleline.ai.ranging import Fall, RangeKeeper, Skill, fall_of, get_skill
 from battleline.ai.scuttling import scuttles
 from battleline.ai.sightings import Sightings
+from battleline.ai.signals import fleet_signals
 from battleline.ai.standing import (
     breaks_off,
     is_beaten,
@@ -56,7 +57,7 @@ from battleline.ai.tactics import (
 )
 from battleline.ai.torpedoes import RUN_MIN_M, attack_run, launch_plan
 from battleline.engine.events import EventKind
-from battleline.engine.geometry import bearing, signed_angle
+from battleline.engine.geometry import bearing
 from battleline.errors import BattlelineError
 from battleline.rulesets.bf1900.damage.declarations import DCAction, format_declarations
 from battleline.rulesets.bf1900.divisions import Division
@@ -326,8 +327,9 @@ class FleetAdmiral:
             fleet_div = next(iter(divisions))
         if fleet_div and tokens.get(fleet_div) != ["SIG SURRENDER"]:
             # No fleet turn away while torpedo craft are still running in.
-            signals = self._signals(
+            signals = fleet_signals(
                 picture,
+                self.signalled,
                 big or everyone,
                 beaten and not (attacking or fleet_standing_by),
                 attacking,
@@ -384,62 +386,6 @@ class FleetAdmiral:
             and other in picture.poses
             and (other not in alive or picture.own[other].log.speed_knots <= 0.0)
         ]
-
-    def _signals(
-        self,
-        picture: Picture,
-        enemies: list[str],
-        beaten: bool,
-        attacking: bool,
-        armed: bool,
-    ) -> list[str]:
-        """The fleet messages this turn (BF6-CMD-25..31), each made once."""
-        out: list[str] = []
-
-        def once(word: str, text: str) -> None:
-            if word not in self.signalled:
-                self.signalled.add(word)
-                out.append(text)
-
-        if not enemies:
-            return out
-        if beaten:
-            flag = next(
-                (
-                    s
-                    for n, info in picture.view.divisions.items()
-                    if info["fleet_flagship"]
-                    for s in [info["flagship"]]
-                    if s in picture.own and picture.own[s].log.in_battle
-                ),
-                None,
-            )
-            threat = centroid(picture.funnels[n] for n in enemies)
-            # Torpedo craft alone make no fleet turn: each flotilla turns away by itself, clear
-            # of the ships around it, instead of every boat wheeling blind at one signal.
-            boats = all(is_flotilla(picture.own[s].type) for s in picture.own)
-            if (
-                flag is not None
-                and threat is not None
-                and not boats
-                and "TURN" not in self.signalled
-            ):
-                # Turn away together: 16 points from an enemy ahead, 8 from one abeam
-                # (BF6-CMD-27/28); an enemy already astern needs no signal to run from.
-                here = picture.poses[flag]
-                off = abs(signed_angle(here.bearing_to(*threat)))
-                side = away_side(here, threat)
-                if off < 60.0:
-                    once("TURN", f"SIG TURN16 {side}")
-                elif off <= 135.0:
-                    once("TURN", f"SIG TURN8 {side}")
-            return out
-        once("ENGAGE", "SIG ENGAGE")
-        if attacking:
-            once("TORPEDO", "SIG TORPEDO")
-        elif "TORPEDO" in self.signalled and not armed:
-            once("RECALL", "SIG RECALL")
-        return out
 
     # -- gunnery --------------------------------------------------------------------------
 
