@@ -4,7 +4,12 @@ Usage::
 
     python tools/calibrate.py [--runs 20] [--seed 1905] [--workers 2] [--json out.json]
                               [--skills historical|green|veteran|elite] [--charts DIR]
-                              [SCENARIO ...]
+                              [--record FILE] [--hit-rates FILE] [SCENARIO ...]
+
+A SCENARIO is a built-in id or a scenario file. A battle of one's own is calibrated by giving its
+scenario file and its record: ``--record`` a battles file and ``--hit-rates`` a hit-rates file,
+in the formats of ``data/history/battles.toml`` and ``hit_rates.toml`` (``docs/history.md``,
+"Calibrating a battle of your own"); a record there replaces a packaged one of the same id.
 
 Each run of each historical scenario is one battle played to its end by the AI admirals (the
 simulator's :func:`battleline.sim.runner.run_seed` seeds run ``i`` of a sweep, so the same
@@ -46,6 +51,7 @@ from battleline.rulesets.bf1900.history import (
     Survivor,
     battle_records,
     record_figures,
+    records_for,
 )
 from battleline.sim.aggregate import Z95, wilson
 
@@ -357,10 +363,15 @@ def calibrate(
     workers: int,
     charts: str | None = None,
     skills: str = "historical",
+    records: Sequence[Record] | None = None,
+    record: tuple[Sequence[Figure], Sequence[Survivor]] | None = None,
 ) -> list[Row]:
-    """Play ``runs`` battles of each scenario (in ``workers`` processes) and summarise them."""
+    """Play ``runs`` battles of each scenario (in ``workers`` processes) and summarise them
+    against ``records`` (one per scenario; by default the packaged record of each id) and the
+    hit-rate ``record`` (figures and survivors; by default the packaged ones)."""
     jobs = [(s, seed, i, skills) for s in scenarios for i in range(runs)]
-    figures, survivors = record_figures()
+    battles = list(records) if records is not None else [HISTORY[s] for s in scenarios]
+    figures, survivors = record if record is not None else record_figures()
     rows: list[Row] = []
     done: list[BattleRecord] = []
 
@@ -371,7 +382,7 @@ def calibrate(
                 print(f"run {r.index} failed: {r.error}", file=sys.stderr)
             done.append(r)
             if len(done) == runs:
-                row = summarise(HISTORY[scenarios[len(rows)]], done, figures, survivors)
+                row = summarise(battles[len(rows)], done, figures, survivors)
                 rows.append(row)
                 done.clear()
                 print(progress_line(row), file=sys.stderr, flush=True)
@@ -408,7 +419,9 @@ def progress_line(r: Row) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: print the markdown table (and optionally the rows as JSON)."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("scenarios", nargs="*", default=list(HISTORY), help="scenario ids")
+    p.add_argument(
+        "scenarios", nargs="*", default=list(HISTORY), help="scenario ids or scenario files"
+    )
     p.add_argument("--runs", type=int, default=20, help="battles per scenario")
     p.add_argument("--seed", type=int, default=1905, help="the sweep seed")
     p.add_argument("--workers", type=int, default=2, help="worker processes")
@@ -422,14 +435,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument(
         "--charts", default=None, help="a directory of chart files to try instead of the packaged"
     )
+    p.add_argument("--record", default=None, help="a battles file of your own (battles.toml)")
+    p.add_argument(
+        "--hit-rates", default=None, help="a hit-rates file of your own (hit_rates.toml)"
+    )
     args = p.parse_args(argv)
-    unknown = [s for s in args.scenarios if s not in HISTORY]
-    if unknown:
-        p.error(f"no historical record for {unknown}; known: {sorted(HISTORY)}")
     if args.runs < 1:
         p.error("--runs must be at least 1")
+    from battleline.errors import BattlelineError
+
+    try:
+        records, record = records_for(args.scenarios, args.record, args.hit_rates)
+    except BattlelineError as exc:
+        p.error(f"{exc} (a battle of your own needs --record FILE)")
     start = time.monotonic()
-    rows = calibrate(args.scenarios, args.runs, args.seed, args.workers, args.charts, args.skills)
+    rows = calibrate(
+        args.scenarios,
+        args.runs,
+        args.seed,
+        args.workers,
+        args.charts,
+        args.skills,
+        records,
+        record,
+    )
     sys.stdout.write(markdown(rows))
     sys.stdout.write(
         f"\n{args.runs} runs per scenario, seed {args.seed}, skills {args.skills}, "

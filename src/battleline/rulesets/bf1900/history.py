@@ -7,18 +7,22 @@ Two data files, validated on load (a bad entry raises :class:`RulesDataError` na
   side's calibre class, all its guns or one bore, and the ships the record has surviving heavy
   punishment (``[[survivor]]``), each with its sources.
 
-``tools/calibrate.py`` reads both (``docs/history.md``).
+``tools/calibrate.py`` reads both (``docs/history.md``), and a user's files in the same formats
+(:func:`read_battles`, :func:`read_hit_rates`) for a battle of his own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from battleline.engine.tally import ALL_GUNS
+from battleline.errors import UnknownNameError
+from battleline.rulesets.bf1900.scenario import get_scenario
 from battleline.rulesets.bf1900.tally import CALIBRE_CLASSES, bore
 from battleline.rulesets.tomldata import Where, read_toml_file
 
@@ -81,13 +85,13 @@ def _battle(where: Where, entry: Mapping[str, Any], battles: Mapping[str, Record
     """The entry's ``scenario``, which must have a battle record."""
     scenario = where.text(entry["scenario"], "scenario")
     if scenario not in battles:
-        where.fail("scenario", f"no battle record for {scenario!r} in {BATTLES}")
+        where.fail("scenario", f"no battle record for {scenario!r}; known: {sorted(battles)}")
     return scenario
 
 
-def parse_battles(raw: Mapping[str, Any]) -> dict[str, Record]:
-    """Validate the decoded battles file: scenario id → its record."""
-    top = Where(BATTLES, "(file)")
+def parse_battles(raw: Mapping[str, Any], name: str = BATTLES) -> dict[str, Record]:
+    """Validate the decoded battles file ``name``: scenario id → its record."""
+    top = Where(name, "(file)")
     top.keys(raw, required=("battle",))
     out: dict[str, Record] = {}
     for where, entry in top.tables(raw, "battle"):
@@ -169,10 +173,10 @@ def _survivor(where: Where, entry: Mapping[str, Any], battles: Mapping[str, Reco
 
 
 def parse_hit_rates(
-    raw: Mapping[str, Any], battles: Mapping[str, Record]
+    raw: Mapping[str, Any], battles: Mapping[str, Record], name: str = HIT_RATES
 ) -> tuple[tuple[Figure, ...], tuple[Survivor, ...]]:
-    """Validate the decoded hit-rates file against the battles it names."""
-    top = Where(HIT_RATES, "(file)")
+    """Validate the decoded hit-rates file ``name`` against the battles it names."""
+    top = Where(name, "(file)")
     top.keys(raw, required=("figure",), optional=("survivor",))
     figures = tuple(_figure(w, e, battles) for w, e in top.tables(raw, "figure"))
     survivors = tuple(_survivor(w, e, battles) for w, e in top.tables(raw, "survivor"))
@@ -196,6 +200,47 @@ def record_figures() -> tuple[tuple[Figure, ...], tuple[Survivor, ...]]:
     return parse_hit_rates(_read(HIT_RATES), battle_records())
 
 
+def read_battles(path: str | Path) -> dict[str, Record]:
+    """A user's battles file in the format of ``data/history/battles.toml``: scenario id → its
+    record (errors name ``path``)."""
+    p = Path(path)
+    return parse_battles(read_toml_file(str(p), p), str(p))
+
+
+def read_hit_rates(
+    path: str | Path, battles: Mapping[str, Record]
+) -> tuple[tuple[Figure, ...], tuple[Survivor, ...]]:
+    """A user's hit-rates file in the format of ``data/history/hit_rates.toml``, its figures
+    and survivors naming battles of ``battles`` (errors name ``path``)."""
+    p = Path(path)
+    return parse_hit_rates(read_toml_file(str(p), p), battles, str(p))
+
+
+def records_for(
+    scenarios: Sequence[str], battles_file: str | None, hit_rates_file: str | None
+) -> tuple[list[Record], tuple[Sequence[Figure], Sequence[Survivor]]]:
+    """The record of each scenario (an id, or a scenario file whose ``id`` names it) and the
+    hit-rate figures and survivors: the packaged files, a user's over them (his record of a
+    battle replaces the packaged one, figures and all). A scenario with no record, or a bad
+    file, raises :class:`~battleline.errors.BattlelineError`."""
+    mine = read_battles(battles_file) if battles_file is not None else {}
+    battles = {**battle_records(), **mine}
+    packaged, kept = record_figures()
+    figures: list[Figure] = [f for f in packaged if f.scenario not in mine]
+    survivors: list[Survivor] = [s for s in kept if s.scenario not in mine]
+    if hit_rates_file is not None:
+        more, also = read_hit_rates(hit_rates_file, battles)
+        figures += more
+        survivors += also
+    records: list[Record] = []
+    for s in scenarios:
+        sid = s if s in battles else get_scenario(s).id
+        if sid not in battles:
+            raise UnknownNameError("battle record", sid, list(battles))
+        records.append(battles[sid])
+    return records, (figures, survivors)
+
+
 __all__ = [
     "BATTLES",
     "CLASSES",
@@ -206,5 +251,8 @@ __all__ = [
     "battle_records",
     "parse_battles",
     "parse_hit_rates",
+    "read_battles",
+    "read_hit_rates",
     "record_figures",
+    "records_for",
 ]
