@@ -45,6 +45,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from battleline.errors import BattlelineError, UnknownNameError
 from battleline.rulesets.bf1900.history import (
     Figure,
     Record,
@@ -442,12 +443,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.runs < 1:
         p.error("--runs must be at least 1")
-    from battleline.errors import BattlelineError
-
     try:
         records, record = records_for(args.scenarios, args.record, args.hit_rates)
+    except UnknownNameError as exc:
+        own = " (a battle of your own needs --record FILE)" if exc.kind == "battle record" else ""
+        p.error(f"{exc}{own}")
     except BattlelineError as exc:
-        p.error(f"{exc} (a battle of your own needs --record FILE)")
+        p.error(str(exc))
     start = time.monotonic()
     rows = calibrate(
         args.scenarios,

@@ -190,3 +190,8 @@ def test_calibrate_grades_a_battle_of_ones_own(
         cal.main(argv)
     err = capsys.readouterr().err
     assert "unknown battle record 'my-duel'" in err and "--record FILE" in err
+    (tmp_path / "bad.toml").write_text("[[battle]]\nscenario = 1\n", encoding="utf-8")
+    with pytest.raises(SystemExit):
+        cal.main([*argv, "--record", str(tmp_path / "bad.toml")])
+    err = capsys.readouterr().err
+    assert "bad.toml" in err and "battle[0]" in err and "--record FILE" not in err
