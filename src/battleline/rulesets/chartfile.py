@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from battleline.errors import RulesDataError
 from battleline.rulesets.bf1900.flood_tables import (
@@ -57,9 +57,60 @@ class Die:
         """Every face, 1 to ``sides``."""
         return tuple(range(1, self.sides + 1))
 
+    def index(self, roll: int) -> int:
+        """The row of a chart column a roll reads (0 for a 1); a roll that is no face of this die
+        is a programming error (``ValueError``)."""
+        if roll not in range(1, self.sides + 1):
+            raise ValueError(f"a {self.label} roll must be 1–{self.sides}, not {roll!r}")
+        return roll - 1
+
 
 D6 = Die(6, "1D6")
 D12 = Die(12, "d12")
+
+
+class FloodingLookups:
+    """The Flooding Occurrence and Effects look-ups both editions' charts make the same way
+    (BF6-DMG-08, BF12C-FLOOD-01..03, AMB-48), for a chart class with these tables and its die
+    (``chart_die``)."""
+
+    chart_die: ClassVar[Die]
+    flood_columns: tuple[FloodColumn, ...]
+    occurrence: tuple[tuple[FloodLevel, ...], ...]
+    effects: Mapping[FloodLevel, tuple[Codes, ...]]
+
+    @property
+    def flood_column_names(self) -> tuple[str, ...]:
+        """The Flooding Occurrence columns, smallest first ("25>", "50>", …)."""
+        return tuple(c.name for c in self.flood_columns)
+
+    def flood_column(self, weapon_size: float, target_size: int) -> str | None:
+        """The Occurrence column for a weapon of ``weapon_size`` against a ship of
+        ``target_size``: the last column whose threshold the size ratio reaches; ``None`` below
+        the first, a quarter of the target's size (no flooding at all; EX-DRV-06)."""
+        if target_size <= 0:
+            raise ValueError(f"a target's size must be positive, not {target_size!r}")
+        if weapon_size < 0:
+            raise ValueError(f"a weapon's size cannot be negative: {weapon_size!r}")
+        found: str | None = None
+        for col in self.flood_columns:
+            # Compare without dividing, so 2 against 8 is exactly 25 %.
+            if weapon_size * 100.0 >= col.at_least * target_size:
+                found = col.name
+        return found
+
+    def flood_occurrence(self, column: str, roll: int) -> FloodLevel:
+        """The flooding level an Occurrence roll gives in ``column`` (``NONE``: no flooding)."""
+        names = self.flood_column_names
+        if column not in names:
+            raise ValueError(f"unknown flooding column {column!r}; use one of {names}")
+        return self.occurrence[self.chart_die.index(roll)][names.index(column)]
+
+    def flood_effect(self, level: FloodLevel, roll: int) -> Codes:
+        """The Flooding Effects line of a level (Light … Severe)."""
+        if level not in self.effects:
+            raise ValueError(f"no flooding-effects line for {FloodLevel(level).name.lower()}")
+        return self.effects[level][self.chart_die.index(roll)]
 
 
 # -- the files ----------------------------------------------------------------------------------
@@ -387,6 +438,7 @@ __all__ = [
     "ChartSet",
     "Codes",
     "Die",
+    "FloodingLookups",
     "codes",
     "die_range",
     "faces_by_range",

@@ -35,7 +35,7 @@ from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from battleline.errors import RulesDataError
 from battleline.rulesets.bf1900.flood_tables import (
@@ -61,6 +61,8 @@ from battleline.rulesets.chartfile import (
     TORPEDO_ASPECTS,
     TORPEDO_COURSES,
     Codes,
+    Die,
+    FloodingLookups,
     die_range,
     flooding,
     line,
@@ -115,9 +117,11 @@ _DEFAULT_DIR = "data/charts"
 
 
 @dataclass(frozen=True, eq=False)
-class Charts:
-    """Every 1D6 combat chart, validated. Lookups take a 1D6 face and return codes or values."""
+class Charts(FloodingLookups):
+    """Every 1D6 combat chart, validated. Lookups take a 1D6 face and return codes or values;
+    the flooding ones are :class:`~battleline.rulesets.chartfile.FloodingLookups`'."""
 
+    chart_die: ClassVar[Die] = D6
     version: str
     reconstructed: bool
     source: str
@@ -197,41 +201,6 @@ class Charts:
             raise ValueError(f"unknown critical-effects line {line!r}; use one of {CRITICAL_LINES}")
         return self.critical_lines[line][_face(roll)]
 
-    # -- flooding (BF6-DMG-08, BF12C-FLOOD, AMB-23/48) ------------------------------------
-
-    @property
-    def flood_column_names(self) -> tuple[str, ...]:
-        """The Flooding Occurrence columns, smallest first ("25>", "50>", …)."""
-        return tuple(c.name for c in self.flood_columns)
-
-    def flood_column(self, weapon_size: float, target_size: int) -> str | None:
-        """The Occurrence column for a weapon of ``weapon_size`` against a ship of
-        ``target_size``: the last column whose threshold the size ratio reaches; ``None`` below
-        the first (no flooding at all)."""
-        if target_size <= 0:
-            raise ValueError(f"a target's size must be positive, not {target_size!r}")
-        if weapon_size < 0:
-            raise ValueError(f"a weapon's size cannot be negative: {weapon_size!r}")
-        found: str | None = None
-        for col in self.flood_columns:
-            # Compare without dividing, so 2 against 8 is exactly 25 %.
-            if weapon_size * 100.0 >= col.at_least * target_size:
-                found = col.name
-        return found
-
-    def flood_occurrence(self, column: str, roll: int) -> FloodLevel:
-        """The flooding level an Occurrence roll gives in ``column`` (``NONE``: no flooding)."""
-        names = self.flood_column_names
-        if column not in names:
-            raise ValueError(f"unknown flooding column {column!r}; use one of {names}")
-        return self.occurrence[_face(roll)][names.index(column)]
-
-    def flood_effect(self, level: FloodLevel, roll: int) -> Codes:
-        """The Flooding Effects line of a level (Light … Severe)."""
-        if level not in self.effects:
-            raise ValueError(f"no flooding-effects line for {FloodLevel(level).name.lower()}")
-        return self.effects[level][_face(roll)]
-
     # -- listing and sinking (BF6-DMG-13, BF6-SINK-01/02) ---------------------------------
 
     def uneven_flooding(self, axis: str, difference: int) -> UnevenEffect:
@@ -283,10 +252,8 @@ class Charts:
 
 
 def _face(roll: int) -> int:
-    """Index of a 1D6 face (0–5); anything else is a programming error."""
-    if roll not in FACES:
-        raise ValueError(f"a 1D6 roll must be 1–6, not {roll!r}")
-    return roll - 1
+    """Index of a face of the charts' die; anything else is a programming error."""
+    return D6.index(roll)
 
 
 # -- loading ---------------------------------------------------------------------------------

@@ -29,13 +29,15 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from battleline.rulesets.bf1900.flood_tables import UNEVEN_AXES, FloodColumn, UnevenEffect
 from battleline.rulesets.bf1900.ship import FloodLevel
 from battleline.rulesets.chartfile import (
     D12,
     Codes,
+    Die,
+    FloodingLookups,
     codes,
     die_range,
     faces_by_row,
@@ -119,9 +121,11 @@ class ShellColumn:
 
 
 @dataclass(frozen=True, eq=False)
-class Charts12:
-    """Every 1D12 combat chart, validated. Lookups take a d12 face."""
+class Charts12(FloodingLookups):
+    """Every 1D12 combat chart, validated. Lookups take a d12 face; the flooding ones are
+    :class:`~battleline.rulesets.chartfile.FloodingLookups`'."""
 
+    chart_die: ClassVar[Die] = D12
     version: str
     reconstructed: bool
     source: str
@@ -172,37 +176,6 @@ class Charts12:
             raise ValueError(f"unknown critical-effects line {line!r}; use one of {CRITICAL_LINES}")
         return self.critical_lines[key][_face(roll)]
 
-    # -- flooding (BF12C-FLOOD) -------------------------------------------------------------
-
-    @property
-    def flood_column_names(self) -> tuple[str, ...]:
-        """The Occurrence columns, smallest first."""
-        return tuple(c.name for c in self.flood_columns)
-
-    def flood_column(self, weapon_size: float, target_size: int) -> str | None:
-        """The last column whose threshold the size ratio reaches; ``None`` below the first, a
-        quarter of the target's size (BF12C-FLOOD-01/03, AMB-48, EX-DRV-06)."""
-        if target_size <= 0:
-            raise ValueError(f"a target's size must be positive, not {target_size!r}")
-        found: str | None = None
-        for col in self.flood_columns:
-            if weapon_size * 100.0 >= col.at_least * target_size:
-                found = col.name
-        return found
-
-    def flood_occurrence(self, column: str, roll: int) -> FloodLevel:
-        """The level an Occurrence roll gives (``NONE``: no flooding)."""
-        names = self.flood_column_names
-        if column not in names:
-            raise ValueError(f"unknown flooding column {column!r}; use one of {names}")
-        return self.occurrence[_face(roll)][names.index(column)]
-
-    def flood_effect(self, level: FloodLevel, roll: int) -> Codes:
-        """The Effects line of a level (BF12C-FLOOD-02 step 3)."""
-        if level not in self.effects:
-            raise ValueError(f"no flooding-effects line for {FloodLevel(level).name.lower()}")
-        return self.effects[level][_face(roll)]
-
     # -- sinking and uneven flooding (BF12C-SINKC, BF12C-UNV) --------------------------------
 
     def sink_range(self, points: int) -> tuple[int, int] | None:
@@ -246,9 +219,8 @@ class Charts12:
 
 
 def _face(roll: int) -> int:
-    if roll not in FACES:
-        raise ValueError(f"a d12 roll must be 1–12, not {roll!r}")
-    return roll - 1
+    """Index of a face of the charts' die; anything else is a programming error."""
+    return D12.index(roll)
 
 
 # -- loading ---------------------------------------------------------------------------------
