@@ -80,6 +80,18 @@ def test_EX_BF12C_04_and_EX_DRV_06_flooding_columns() -> None:
     assert CHARTS.flood_column(110, 55) == "200>"
 
 
+def test_flooding_lookups_refuse_what_no_table_holds() -> None:
+    """The look-ups the 1D12 charts share with the 1D6 ones refuse a face the d12 lacks, an
+    unknown column and a negative weapon size, each naming it."""
+    with pytest.raises(ValueError, match="a d12 roll must be 1–12, not 13"):
+        CHARTS.flood_occurrence("100>", 13)
+    with pytest.raises(ValueError, match="unknown flooding column '30>'"):
+        CHARTS.flood_occurrence("30>", 4)
+    with pytest.raises(ValueError, match="cannot be negative"):
+        CHARTS.flood_column(-1, 55)
+    assert CHARTS.flood_effect(FloodLevel.MODERATE, 12)  # the top face reads the last row
+
+
 def test_BF12C_CRIT_03_to_08_lines() -> None:
     """BF12C-CRIT-01, BF12C-CRIT-02, BF12C-CRIT-03, BF12C-CRIT-04, BF12C-CRIT-05, BF12C-CRIT-06,
     BF12C-CRIT-07, BF12C-CRIT-08: Fire 10–11 → Misc, nothing else (AMB-52); Sev/Hvy FL 10+ → a roll
