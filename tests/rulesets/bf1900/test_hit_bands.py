@@ -37,6 +37,25 @@ def test_the_bands_add_up_to_the_calibration_tally(
     assert bands.lines()[0].split()[:3] == ["side", "class", "band"]
 
 
+def test_by_bore_the_bands_add_up_to_the_tallys_bores(
+    project_tool: Callable[[str], ModuleType],
+) -> None:
+    """``--bores``: the rows by bore add up to the simulator's own bore counts
+    (``BattleRecord.bores``), the evidence ``docs/history.md`` gives gun by gun."""
+    bands = project_tool("hit_bands").count("pungdo-1894", 57, 1, by_bore=True)
+    record = project_tool("calibrate").play_one("pungdo-1894", 57, 0)
+    rounds: Counter[tuple[str, str]] = Counter()
+    hits: Counter[tuple[str, str]] = Counter()
+    for (side, bore, _band), n in bands.rounds.items():
+        rounds[(side, bore)] += n
+    for (side, bore, _band), n in bands.hits.items():
+        hits[(side, bore)] += n
+    tally = {(s, b): (r, h) for s, b, r, h in record.bores if (r, h) != (0, 0)}
+    assert len({b for _, b in tally}) > 1, "one bore only: nothing to tell apart"
+    assert tally == {k: (rounds[k], hits[k]) for k in set(rounds) | set(hits)}
+    assert bands.lines()[0].split()[:3] == ["side", "bore", "band"]
+
+
 def test_a_bad_run_count_is_one_clear_error(
     capsys: pytest.CaptureFixture[str], project_tool: Callable[[str], ModuleType]
 ) -> None:
