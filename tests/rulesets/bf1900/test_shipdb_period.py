@@ -48,12 +48,12 @@ ENGAGEMENTS: dict[str, dict[str, list[str]]] = {
     "Manila Bay 1898": {
         "USA": ["Olympia", "Baltimore", "Raleigh", "Boston", "Concord", "Petrel", "McCulloch"],
         "Spain": ["Reina Cristina", "Castilla", "Don Juan de Austria", "Don Antonio de Ulloa",
-                  "Isla de Luzon", "Isla de Cuba", "Marques del Duero", "Velasco"],
+                  "Isla de Luzon", "Isla de Cuba", "Marques del Duero", "Velasco", "General Lezo"],
     },
     "Cuba 1898": {
         "USA": ["Vixen", "Marblehead", "Winslow", "Puritan", "St. Paul", "Harvard", "Yankee",
                 "Ericsson", "Porter", "Hist", "Nashville"],
-        "Spain": ["Reina Mercedes", "Terror", "Isabel II", "Alvarado"],
+        "Spain": ["Reina Mercedes", "Terror", "Isabel II", "Alvarado", "General Concha"],
     },
     "Tsushima 1905 (auxiliaries)": {
         "Japan": ["Shinano Maru", "America Maru", "Otowa", "Suma", "Izumi", "Chihaya", "Aotaka"],
