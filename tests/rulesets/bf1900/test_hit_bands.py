@@ -13,18 +13,21 @@ from types import ModuleType
 import pytest
 
 
+def _by_side_and_guns(counts: Counter[tuple[str, str, int]]) -> Counter[tuple[str, str]]:
+    """A table's counts summed over the range bands."""
+    out: Counter[tuple[str, str]] = Counter()
+    for (side, guns, _band), n in counts.items():
+        out[(side, guns)] += n
+    return out
+
+
 @pytest.mark.parametrize("scenario", ["cruiser-duel", "pungdo-1894"])
 def test_the_bands_add_up_to_the_calibration_tally(
     scenario: str, project_tool: Callable[[str], ModuleType]
 ) -> None:
     bands = project_tool("hit_bands").count(scenario, 57, 1)
     record = project_tool("calibrate").play_one(scenario, 57, 0)
-    rounds: Counter[tuple[str, str]] = Counter()
-    hits: Counter[tuple[str, str]] = Counter()
-    for (side, cls, _band), n in bands.rounds.items():
-        rounds[(side, cls)] += n
-    for (side, cls, _band), n in bands.hits.items():
-        hits[(side, cls)] += n
+    rounds, hits = _by_side_and_guns(bands.rounds), _by_side_and_guns(bands.hits)
     tally = {(s, c): (r, h) for s, c, r, h in record.gunnery if c != "all"}
     assert tally, "the battle fired no rounds"
     assert sum(h for _, h in tally.values()) > 0, "the battle made no hits"
@@ -44,12 +47,7 @@ def test_by_bore_the_bands_add_up_to_the_tallys_bores(
     (``BattleRecord.bores``), the evidence ``docs/history.md`` gives gun by gun."""
     bands = project_tool("hit_bands").count("pungdo-1894", 57, 1, by_bore=True)
     record = project_tool("calibrate").play_one("pungdo-1894", 57, 0)
-    rounds: Counter[tuple[str, str]] = Counter()
-    hits: Counter[tuple[str, str]] = Counter()
-    for (side, bore, _band), n in bands.rounds.items():
-        rounds[(side, bore)] += n
-    for (side, bore, _band), n in bands.hits.items():
-        hits[(side, bore)] += n
+    rounds, hits = _by_side_and_guns(bands.rounds), _by_side_and_guns(bands.hits)
     tally = {(s, b): (r, h) for s, b, r, h in record.bores if (r, h) != (0, 0)}
     assert len({b for _, b in tally}) > 1, "one bore only: nothing to tell apart"
     assert tally == {k: (rounds[k], hits[k]) for k in set(rounds) | set(hits)}
