@@ -9,7 +9,7 @@ class and the field (:class:`EntryFields`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -70,6 +70,20 @@ class EntryFields:
 
     def fail(self, field: str, reason: str) -> RulesDataError:
         return RulesDataError(self.file, f"class {self.cls!r}", field, reason)
+
+    def groups(
+        self, field: str, items: list[Any], keys: frozenset[str], what: str
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Each entry of the list ``field`` (``guns``, ``torpedoes``) with where it stands
+        (``guns[0]``): it must be a table of known ``keys`` (``what`` names it in errors)."""
+        for i, group in enumerate(items):
+            where = f"{field}[{i}]"
+            if not isinstance(group, dict):
+                raise self.fail(where, f"each {what} must be a table")
+            unknown = set(group) - keys
+            if unknown:
+                raise self.fail(f"{where}.{sorted(unknown)[0]}", "unknown field")
+            yield where, group
 
     def get(
         self,
@@ -211,13 +225,7 @@ def parse_spec(raw: Mapping[str, Any], source_name: str, navy: str = "") -> Ship
     if not isinstance(guns_raw, list) or not guns_raw:
         raise f.fail("guns", "needs a list of gun groups")
     guns: list[GunSpec] = []
-    for i, g in enumerate(guns_raw):
-        where = f"guns[{i}]"
-        if not isinstance(g, dict):
-            raise f.fail(where, "each gun group must be a table")
-        unknown = set(g) - _GUN_KEYS
-        if unknown:
-            raise f.fail(f"{where}.{sorted(unknown)[0]}", "unknown field")
+    for where, g in f.groups("guns", guns_raw, _GUN_KEYS, "gun group"):
         loc = g.get("location")
         if isinstance(loc, str):
             loc = [loc]
@@ -250,13 +258,7 @@ def parse_spec(raw: Mapping[str, Any], source_name: str, navy: str = "") -> Ship
     tubes_raw = raw.get("torpedoes", [])
     if not isinstance(tubes_raw, list):
         raise f.fail("torpedoes", "needs a list of tube groups")
-    for i, tr in enumerate(tubes_raw):
-        where = f"torpedoes[{i}]"
-        if not isinstance(tr, dict):
-            raise f.fail(where, "each tube group must be a table")
-        unknown = set(tr) - _TORPEDO_KEYS
-        if unknown:
-            raise f.fail(f"{where}.{sorted(unknown)[0]}", "unknown field")
+    for where, tr in f.groups("torpedoes", tubes_raw, _TORPEDO_KEYS, "tube group"):
         tubes.append(
             TorpedoSpec(
                 count=f.get("count", "int", raw=tr, where=f"{where}.count"),
