@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from battleline.sim.runner import CAUSES, BattleRecord, run_seed
+from battleline.sim.runner import CAUSES, BattleRecord, GunRows, run_seed
 
 #: How many failed battles a tally keeps the message of (those with the lowest run indices).
 KEEP_ERRORS = 5
@@ -58,15 +59,21 @@ def ratio_ci(
     return max(0.0, r - z * se), min(1.0, r + z * se)
 
 
-def _add_gun_rows(
-    sums: dict[tuple[str, str], list[int]], rows: tuple[tuple[str, str, int, int], ...]
-) -> None:
+GunSums = dict[tuple[str, str], list[int]]
+
+
+def _add_sums(sums: GunSums, key: tuple[str, str], values: Iterable[int]) -> None:
+    """Add ``values`` to the running sums of ``key``, term by term."""
+    row = sums.setdefault(key, [0] * 5)
+    for j, v in enumerate(values):
+        row[j] += v
+
+
+def _add_gun_rows(sums: GunSums, rows: GunRows) -> None:
     """Add one battle's ``(side, guns, rounds, hits)`` rows to the running sums (with the
     squares and cross products :func:`ratio_ci` needs)."""
     for side, guns, fired, hits in rows:
-        row = sums.setdefault((side, guns), [0] * 5)
-        for j, v in enumerate((fired, hits, fired * fired, hits * hits, fired * hits)):
-            row[j] += v
+        _add_sums(sums, (side, guns), (fired, hits, fired * fired, hits * hits, fired * hits))
 
 
 def _mean(counts: Counter[int]) -> float:
@@ -96,9 +103,9 @@ class Tally:
     survivors: Counter[tuple[str, str]] = field(default_factory=Counter)
     damage: dict[str, list[int]] = field(default_factory=dict)
     #: (side, calibre class) → [rounds, hits, Σ rounds², Σ hits², Σ rounds·hits] (per battle).
-    gunnery: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    gunnery: GunSums = field(default_factory=dict)
     #: (side, bore) → the same sums, gun by gun.
-    bores: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    bores: GunSums = field(default_factory=dict)
     hits_taken: Counter[tuple[str, str]] = field(default_factory=Counter)
     failed: int = 0
     errors: dict[int, str] = field(default_factory=dict)
@@ -177,9 +184,7 @@ class Tally:
         self.survivors.update(other.survivors)
         for mine, theirs in ((self.gunnery, other.gunnery), (self.bores, other.bores)):
             for key, sums in theirs.items():
-                row = mine.setdefault(key, [0] * 5)
-                for j, v in enumerate(sums):
-                    row[j] += v
+                _add_sums(mine, key, sums)
         self.hits_taken.update(other.hits_taken)
 
     # -- the summary -------------------------------------------------------------------------
@@ -242,9 +247,7 @@ class Tally:
         (:func:`ratio_ci`) and the rounds and hits per battle."""
         return self._rates(self.gunnery)
 
-    def _rates(
-        self, sums: dict[tuple[str, str], list[int]]
-    ) -> dict[str, dict[str, dict[str, Any]]]:
+    def _rates(self, sums: GunSums) -> dict[str, dict[str, dict[str, Any]]]:
         n = self.completed
         out: dict[str, dict[str, dict[str, Any]]] = {s: {} for s in self.sides or ()}
         for (side, guns), (fired, hits, f2, h2, fh) in sorted(sums.items()):
